@@ -1,0 +1,136 @@
+package io.vrmq.namesrv;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetServerOptions;
+import io.vrmq.namesrv.admin.NameServerAdminRouter;
+import io.vrmq.namesrv.kv.KvConfigStore;
+import io.vrmq.namesrv.metrics.NameServerMetrics;
+import io.vrmq.namesrv.processor.BrokerRegistrationProcessor;
+import io.vrmq.namesrv.processor.KvConfigProcessor;
+import io.vrmq.namesrv.processor.NamesrvConfigProcessor;
+import io.vrmq.namesrv.processor.RouteQueryProcessor;
+import io.vrmq.namesrv.processor.TopicAdminProcessor;
+import io.vrmq.namesrv.route.RemovedBroker;
+import io.vrmq.namesrv.route.RouteTables;
+import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingConnection;
+import io.vrmq.remoting.transport.RemotingServer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The NameServer role: the remoting listener (default 9876), the liveness scan, and the admin HTTP router
+ * (default 127.0.0.1:9880). One instance: the route tables are shared behind their own lock, so more instances
+ * would add nothing but contexts.
+ */
+public final class NameServerVerticle extends VerticleBase {
+    private static final Logger log = LoggerFactory.getLogger(NameServerVerticle.class);
+
+    private final NameServerConfig config;
+    private final JsonObject rawConfig;
+    private final PrometheusMeterRegistry registry;
+    private RouteTables routes;
+    private RemotingServer remotingServer;
+    private HttpServer adminServer;
+    private long scanTimer = -1;
+    private int remotingPort;
+    private int adminPort = -1;
+
+    public NameServerVerticle(JsonObject rawConfig, PrometheusMeterRegistry registry) {
+        this.rawConfig = rawConfig;
+        this.config = NameServerConfig.from(rawConfig);
+        this.registry = registry;
+    }
+
+    @Override
+    public Future<?> start() {
+        RemotingJson json = new RemotingJson();
+        routes = new RouteTables(System::currentTimeMillis, config.brokerChannelExpiredTimeMs(),
+            config.supportActingMaster());
+        KvConfigStore kvConfig = new KvConfigStore(vertx.fileSystem(), config.kvConfigPath());
+        NameServerMetrics metrics = new NameServerMetrics(registry, routes);
+        ProcessorTable processors = processors(json, kvConfig);
+        remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true),
+            config.limits(), config.maxConnections(), new AtomicInteger(), processors, metrics);
+        return kvConfig.load()
+            .compose(loaded -> remotingServer.listen(config.bindAddress(), config.listenPort()))
+            .compose(port -> {
+                remotingPort = port;
+                return startAdmin(json);
+            })
+            .onSuccess(started -> {
+                scanTimer = vertx.setPeriodic(config.scanNotActiveBrokerIntervalMs(), id -> scanNotActiveBrokers());
+                announce();
+            });
+    }
+
+    private ProcessorTable processors(RemotingJson json, KvConfigStore kvConfig) {
+        ProcessorTable.Builder table = ProcessorTable.builder();
+        new BrokerRegistrationProcessor(routes, kvConfig, json, config.orderMessageEnable()).registerInto(table);
+        new RouteQueryProcessor(routes, kvConfig, json, config.orderMessageEnable()).registerInto(table);
+        new TopicAdminProcessor(routes, json).registerInto(table);
+        new KvConfigProcessor(kvConfig, json).registerInto(table);
+        new NamesrvConfigProcessor(rawConfig).registerInto(table);
+        return table.build();
+    }
+
+    private Future<Void> startAdmin(RemotingJson json) {
+        if (config.adminPort() < 0) {
+            return Future.succeededFuture();
+        }
+        adminServer = vertx.createHttpServer(new HttpServerOptions().setHost(config.adminHost()));
+        return adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json, registry))
+            .listen(config.adminPort())
+            .map(server -> {
+                adminPort = server.actualPort();
+                return null;
+            });
+    }
+
+    private void scanNotActiveBrokers() {
+        Map<RemovedBroker, RemotingConnection> expired = routes.expireSilentBrokers();
+        expired.forEach((broker, connection) -> {
+            log.warn("broker expired, silent for more than its heartbeat timeout: {}", broker);
+            if (connection != null) {
+                connection.close();
+            }
+        });
+    }
+
+    private void announce() {
+        String admin = adminPort < 0 ? "disabled" : "http://" + config.adminHost() + ":" + adminPort;
+        // The first line is RocketMQ's own, which scripts and operators wait for.
+        System.out.println("The Name Server boot success. serializeType=JSON, address " + config.bindAddress() + ":"
+            + remotingPort + ", admin " + admin + ", kvConfigPath " + config.kvConfigPath());
+        System.out.flush();
+    }
+
+    @Override
+    public Future<?> stop() {
+        if (scanTimer >= 0) {
+            vertx.cancelTimer(scanTimer);
+        }
+        Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
+        return Future.all(remotingServer.shutdown(config.shutdownGraceMs()), admin)
+            .onComplete(done -> log.info("name server stopped"));
+    }
+
+    /** The bound remoting port (useful with listenPort 0). */
+    public int remotingPort() {
+        return remotingPort;
+    }
+
+    /** The bound admin port, or -1 when the admin API is off. */
+    public int adminPort() {
+        return adminPort;
+    }
+}

@@ -1,0 +1,88 @@
+package io.vrmq.remoting.config;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * Checks and converts configuration values against the defaults, which fix each key's type.
+ * Stateless: any thread.
+ */
+final class ConfigValues {
+    private ConfigValues() {
+    }
+
+    /** The file's values, each checked to be a known key with a value of the default's type. */
+    static JsonObject checked(JsonObject defaults, JsonObject given, String source) {
+        JsonObject result = new JsonObject();
+        for (String key : given.fieldNames()) {
+            if (!defaults.containsKey(key)) {
+                throw new IllegalArgumentException(source + ": unknown key '" + key + "' (known keys: "
+                    + String.join(", ", defaults.fieldNames().stream().sorted().toList()) + ")");
+            }
+            result.put(key, convert(key, defaults.getValue(key), given.getValue(key), source));
+        }
+        return result;
+    }
+
+    /** The known keys found among environment variables and system properties, converted. */
+    static JsonObject overridesOf(JsonObject defaults, JsonObject environment) {
+        JsonObject result = new JsonObject();
+        for (String key : defaults.fieldNames()) {
+            if (environment.containsKey(key)) {
+                result.put(key, convert(key, defaults.getValue(key), environment.getValue(key),
+                    "environment variable or system property"));
+            }
+        }
+        return result;
+    }
+
+    private static Object convert(String key, Object fallback, Object value, String source) {
+        if (value == null || fallback == null) {
+            return value;
+        }
+        try {
+            if (fallback instanceof Boolean) {
+                return toBoolean(value);
+            }
+            if (fallback instanceof Integer) {
+                return value instanceof Number number ? exactInt(number) : Integer.parseInt(value.toString().trim());
+            }
+            if (fallback instanceof Long) {
+                return value instanceof Number number ? number.longValue() : Long.parseLong(value.toString().trim());
+            }
+            if (fallback instanceof Double || fallback instanceof Float) {
+                return value instanceof Number number ? number.doubleValue()
+                    : Double.parseDouble(value.toString().trim());
+            }
+            if (fallback instanceof String) {
+                return value.toString();
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": key '" + key + "' must be a "
+                + fallback.getClass().getSimpleName().toLowerCase() + ", got '" + value + "'");
+        }
+        if (!fallback.getClass().isInstance(value)) {
+            throw new IllegalArgumentException(source + ": key '" + key + "' must be a "
+                + fallback.getClass().getSimpleName() + ", got '" + value + "'");
+        }
+        return value;
+    }
+
+    private static Boolean toBoolean(Object value) {
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        String text = value.toString().trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.valueOf(text);
+        }
+        throw new IllegalArgumentException("not a boolean: " + text);
+    }
+
+    private static int exactInt(Number number) {
+        long value = number.longValue();
+        if (value != (int) value || number.doubleValue() != value) {
+            throw new IllegalArgumentException("not an int: " + number);
+        }
+        return (int) value;
+    }
+}

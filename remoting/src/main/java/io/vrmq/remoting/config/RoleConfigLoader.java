@@ -1,0 +1,85 @@
+package io.vrmq.remoting.config;
+
+import io.vertx.config.ConfigRetriever;
+import io.vertx.config.ConfigRetrieverOptions;
+import io.vertx.config.ConfigStoreOptions;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.DecodeException;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Reads a role's flat JSON configuration with vertx-config, in this order, later wins:
+ * <ol>
+ *   <li>the defaults embedded in the jar (every key the role knows, with its default value);</li>
+ *   <li>the file given with {@code -conf}, if any: a key the defaults do not have, or a value of another type,
+ *   stops the start with a message naming the key;</li>
+ *   <li>environment variables, then system properties, of the same names (only known keys are taken).</li>
+ * </ol>
+ * Values from the environment are strings; they are converted to the default's type.
+ */
+public final class RoleConfigLoader {
+    private RoleConfigLoader() {
+    }
+
+    public static Future<JsonObject> load(Vertx vertx, String defaultsResource, String configPath) {
+        JsonObject defaults;
+        try {
+            defaults = readResource(defaultsResource);
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+        Future<JsonObject> file = configPath == null ? Future.succeededFuture(new JsonObject())
+            : readFile(vertx, configPath).map(json -> ConfigValues.checked(defaults, json, "config file " + configPath));
+        return file.compose(fromFile -> readOverrides(vertx, defaults)
+            .map(overrides -> defaults.copy().mergeIn(fromFile).mergeIn(overrides)));
+    }
+
+    private static Future<JsonObject> readFile(Vertx vertx, String path) {
+        return vertx.fileSystem().readFile(path)
+            .recover(error -> Future.failedFuture(new IllegalArgumentException("cannot read config file " + path
+                + ": " + error.getMessage(), error)))
+            .map(bytes -> {
+                try {
+                    return bytes.toJsonObject();
+                } catch (DecodeException e) {
+                    throw new IllegalArgumentException("config file " + path + " is not a JSON object: "
+                        + e.getMessage(), e);
+                }
+            });
+    }
+
+    private static Future<JsonObject> readOverrides(Vertx vertx, JsonObject defaults) {
+        JsonArray keys = new JsonArray(defaults.fieldNames().stream().sorted().toList());
+        ConfigRetrieverOptions options = new ConfigRetrieverOptions()
+            .setIncludeDefaultStores(false)
+            .addStore(new ConfigStoreOptions().setType("env").setConfig(new JsonObject().put("keys", keys)
+                .put("raw-data", true)))
+            .addStore(new ConfigStoreOptions().setType("sys").setConfig(new JsonObject().put("cache", false)
+                .put("raw-data", true)));
+        ConfigRetriever retriever = ConfigRetriever.create(vertx, options);
+        return retriever.getConfig()
+            .map(all -> ConfigValues.overridesOf(defaults, all))
+            .eventually(() -> {
+                retriever.close();
+                return Future.succeededFuture();
+            });
+    }
+
+    private static JsonObject readResource(String resource) {
+        try (InputStream in = RoleConfigLoader.class.getClassLoader().getResourceAsStream(resource)) {
+            if (in == null) {
+                throw new IllegalStateException("embedded default config " + resource + " is missing");
+            }
+            return new JsonObject(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read embedded default config " + resource, e);
+        }
+    }
+}

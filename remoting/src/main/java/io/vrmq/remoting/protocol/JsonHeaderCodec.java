@@ -1,0 +1,117 @@
+package io.vrmq.remoting.protocol;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.vertx.core.buffer.Buffer;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * RocketMQ's JSON header ("JSON" serialize type), written as the official encoder does: keys in alphabetical order,
+ * null fields left out, every extFields value a string. Reading is lenient as the official decoder is: fields in any
+ * order, unknown fields ignored, numbers and booleans in extFields taken as their text.
+ * Stateless apart from the thread-safe {@link JsonFactory}: any thread.
+ */
+final class JsonHeaderCodec {
+    private static final JsonFactory JSON = JsonFactory.builder().build();
+
+    private JsonHeaderCodec() {
+    }
+
+    static void encode(RemotingCommand command, Buffer out) {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(128 + 32 * command.extFields().size());
+        try (JsonGenerator json = JSON.createGenerator(bytes)) {
+            json.writeStartObject();
+            json.writeNumberField("code", command.code());
+            if (!command.extFields().isEmpty()) {
+                json.writeObjectFieldStart("extFields");
+                for (Map.Entry<String, String> field : new TreeMap<>(command.extFields()).entrySet()) {
+                    if (field.getValue() != null) {
+                        json.writeStringField(field.getKey(), field.getValue());
+                    }
+                }
+                json.writeEndObject();
+            }
+            json.writeNumberField("flag", command.flag());
+            json.writeStringField("language", command.language().name());
+            json.writeNumberField("opaque", command.opaque());
+            if (command.remark() != null) {
+                json.writeStringField("remark", command.remark());
+            }
+            json.writeStringField("serializeTypeCurrentRPC", SerializeType.JSON.name());
+            json.writeNumberField("version", command.version());
+            json.writeEndObject();
+        } catch (IOException e) {
+            throw new IllegalStateException("writing a JSON header to memory failed", e);
+        }
+        out.appendBytes(bytes.toByteArray());
+    }
+
+    static RemotingCommand decode(Buffer frame, int start, int length, Buffer body) {
+        byte[] header = frame.getBytes(start, start + length);
+        int code = 0;
+        int version = 0;
+        int opaque = 0;
+        int flag = 0;
+        String remark = null;
+        LanguageCode language = LanguageCode.JAVA;
+        Map<String, String> extFields = null;
+        try (JsonParser json = JSON.createParser(header)) {
+            if (json.nextToken() != JsonToken.START_OBJECT) {
+                throw new MalformedFrameException("JSON header is not an object");
+            }
+            while (json.nextToken() == JsonToken.FIELD_NAME) {
+                String name = json.currentName();
+                JsonToken value = json.nextToken();
+                switch (name) {
+                    case "code" -> code = json.getValueAsInt();
+                    case "version" -> version = json.getValueAsInt();
+                    case "opaque" -> opaque = json.getValueAsInt();
+                    case "flag" -> flag = json.getValueAsInt();
+                    case "remark" -> remark = value == JsonToken.VALUE_NULL ? null : json.getValueAsString();
+                    case "language" -> language = readLanguage(json, value);
+                    case "extFields" -> extFields = readExtFields(json, value);
+                    default -> json.skipChildren();
+                }
+            }
+        } catch (IOException e) {
+            throw new MalformedFrameException("JSON header does not parse: " + e.getMessage(), e);
+        }
+        return new RemotingCommand(code, language, version, opaque, flag, remark, extFields, body,
+            SerializeType.JSON);
+    }
+
+    private static LanguageCode readLanguage(JsonParser json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NUMBER_INT) {
+            return LanguageCode.ofCode(json.getIntValue());
+        }
+        return LanguageCode.ofName(json.getValueAsString());
+    }
+
+    private static Map<String, String> readExtFields(JsonParser json, JsonToken value) throws IOException {
+        if (value == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        if (value != JsonToken.START_OBJECT) {
+            throw new MalformedFrameException("JSON header: extFields is not an object");
+        }
+        Map<String, String> fields = new HashMap<>();
+        while (json.nextToken() == JsonToken.FIELD_NAME) {
+            String key = json.currentName();
+            JsonToken token = json.nextToken();
+            if (token == JsonToken.START_OBJECT || token == JsonToken.START_ARRAY) {
+                throw new MalformedFrameException("JSON header: extFields." + key + " is not a scalar");
+            }
+            if (token != JsonToken.VALUE_NULL) {
+                fields.put(key, json.getValueAsString());
+            }
+        }
+        return fields;
+    }
+}
