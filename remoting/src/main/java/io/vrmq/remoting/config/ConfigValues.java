@@ -1,5 +1,6 @@
 package io.vrmq.remoting.config;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
 /**
@@ -36,8 +37,12 @@ final class ConfigValues {
     }
 
     private static Object convert(String key, Object fallback, Object value, String source) {
-        if (value == null || fallback == null) {
+        if (fallback == null) {
             return value;
+        }
+        if (value == null) {
+            throw new IllegalArgumentException(source + ": key '" + key + "' must be a "
+                + fallback.getClass().getSimpleName().toLowerCase() + ", got null");
         }
         try {
             if (fallback instanceof Boolean) {
@@ -47,14 +52,14 @@ final class ConfigValues {
                 return value instanceof Number number ? exactInt(number) : Integer.parseInt(value.toString().trim());
             }
             if (fallback instanceof Long) {
-                return value instanceof Number number ? number.longValue() : Long.parseLong(value.toString().trim());
+                return value instanceof Number number ? exactLong(number) : Long.parseLong(value.toString().trim());
             }
             if (fallback instanceof Double || fallback instanceof Float) {
                 return value instanceof Number number ? number.doubleValue()
                     : Double.parseDouble(value.toString().trim());
             }
             if (fallback instanceof String) {
-                return value.toString();
+                return scalarText(value);
             }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": key '" + key + "' must be a "
@@ -76,6 +81,22 @@ final class ConfigValues {
             return Boolean.valueOf(text);
         }
         throw new IllegalArgumentException("not a boolean: " + text);
+    }
+
+    /** Numbers and booleans are taken as their text; an object or array is not a string. */
+    private static String scalarText(Object value) {
+        if (value instanceof JsonObject || value instanceof JsonArray) {
+            throw new IllegalArgumentException("not a string: " + value);
+        }
+        return value.toString();
+    }
+
+    private static long exactLong(Number number) {
+        long value = number.longValue();
+        if (number.doubleValue() != value) {
+            throw new IllegalArgumentException("not a long: " + number);
+        }
+        return value;
     }
 
     private static int exactInt(Number number) {

@@ -69,6 +69,10 @@ final class JsonHeaderCodec {
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
                 JsonToken value = json.nextToken();
+                if (value.isStructStart() && !name.equals("extFields") && isScalarField(name)) {
+                    // Reading on would take the object's own fields for the header's (a wrong code or opaque).
+                    throw new MalformedFrameException("JSON header: " + name + " is not a scalar");
+                }
                 switch (name) {
                     case "code" -> code = json.getValueAsInt();
                     case "version" -> version = json.getValueAsInt();
@@ -85,6 +89,13 @@ final class JsonHeaderCodec {
         }
         return new RemotingCommand(code, language, version, opaque, flag, remark, extFields, body,
             SerializeType.JSON);
+    }
+
+    private static boolean isScalarField(String name) {
+        return switch (name) {
+            case "code", "version", "opaque", "flag", "remark", "language" -> true;
+            default -> false;
+        };
     }
 
     private static LanguageCode readLanguage(JsonParser json, JsonToken value) throws IOException {

@@ -88,7 +88,12 @@ public final class RemotingClient {
             return Future.failedFuture(new IllegalArgumentException("address is not host:port: " + address));
         }
         String host = address.substring(0, colon);
-        int port = Integer.parseInt(address.substring(colon + 1));
+        int port;
+        try {
+            port = Integer.parseInt(address.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            return Future.failedFuture(new IllegalArgumentException("address is not host:port: " + address));
+        }
         Future<RemotingConnection> connecting = netClient.connect(port, host)
             .map(socket -> RemotingConnection.open(vertx, socket, limits, processors, observer));
         connecting.onComplete(outcome -> {

@@ -70,6 +70,11 @@ public final class RemotingConnection {
         return connection;
     }
 
+    /** The peer's address (host and port), as the socket reports it. */
+    public io.vertx.core.net.SocketAddress remoteSocketAddress() {
+        return socket.remoteAddress();
+    }
+
     /** "host:port" of the peer, as the socket reports it. */
     public String remoteAddress() {
         return remoteAddress;
@@ -138,8 +143,10 @@ public final class RemotingConnection {
     private Future<Void> writeNow(RemotingCommand command) {
         Buffer head = CommandCodec.encodeHead(command);
         Future<Void> written = command.hasBody() ? writeHeadAndBody(head, command.body()) : socket.write(head);
-        if (socket.writeQueueFull()) {
-            // Back-pressure: stop reading requests from a peer that does not read its responses.
+        if (command.isResponse() && socket.writeQueueFull()) {
+            // Back-pressure: stop reading requests from a peer that does not read its responses. Only a backed-up
+            // response pauses: pausing because our own requests back up would also stop us reading the responses
+            // the peer is writing, and when the peer's writes back up in turn, neither side ever drains.
             socket.pause();
             socket.drainHandler(ignored -> socket.resume());
         }

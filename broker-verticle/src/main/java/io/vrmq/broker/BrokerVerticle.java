@@ -1,0 +1,154 @@
+package io.vrmq.broker;
+
+import io.vertx.core.Future;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.NetServerOptions;
+import io.vrmq.broker.client.ClientRegistry;
+import io.vrmq.broker.group.SubscriptionGroupTable;
+import io.vrmq.broker.longpoll.PullHoldService;
+import io.vrmq.broker.namesrv.BrokerIdentity;
+import io.vrmq.broker.namesrv.NameServerRegistrar;
+import io.vrmq.broker.offset.ConsumerOffsetTable;
+import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.store.ScheduleTagsCode;
+import io.vrmq.broker.store.StoreAccess;
+import io.vrmq.broker.topic.SystemTopics;
+import io.vrmq.broker.topic.TopicConfigTable;
+import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingObserver;
+import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.store.MessageStore;
+import io.vrmq.store.StoreConfig;
+import io.vrmq.store.StoreOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The broker role: opens the store (recovery runs on a worker thread), loads topics, groups and offsets, listens on
+ * listenPort and on the fast channel (listenPort - 2), registers with every NameServer, and runs the periodic tasks
+ * (re-registration, offset persistence, silent-client expiry). One instance: processors share thread-safe tables,
+ * held pulls live on this verticle's event loop.
+ */
+public final class BrokerVerticle extends VerticleBase {
+    private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
+
+    private final JsonObject rawConfig;
+    private final BrokerConfig config;
+    private final int listenPort;
+    private final int fastPort;
+    private final List<RemotingServer> servers = new ArrayList<>();
+    private final List<Long> timers = new ArrayList<>();
+    private BrokerContext context;
+    private NameServerRegistrar registrar;
+    private RemotingClient namesrvClient;
+
+    public BrokerVerticle(JsonObject rawConfig) {
+        this.rawConfig = rawConfig;
+        this.config = BrokerConfig.from(rawConfig);
+        this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
+        this.fastPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort() - 2;
+    }
+
+    @Override
+    public Future<?> start() {
+        RemotingJson json = new RemotingJson();
+        DelayLevels delayLevels = DelayLevels.parse(config.messageDelayLevel());
+        String brokerAddr = config.brokerAddr(listenPort);
+        BrokerIdentity identity = new BrokerIdentity(config.brokerClusterName(), config.brokerName(),
+            config.brokerId(), brokerAddr, config.brokerIP1() + ":" + (listenPort + 1));
+        String root = config.storePathRootDir();
+        TopicConfigTable topics = new TopicConfigTable(new JsonFile(vertx.fileSystem(), root + "/config/topics.json"),
+            json);
+        SubscriptionGroupTable groups = new SubscriptionGroupTable(new JsonFile(vertx.fileSystem(),
+            root + "/config/subscriptionGroup.json"), json, config.autoCreateSubscriptionGroup(),
+            config.maxReconsumeTimes());
+        ConsumerOffsetTable offsets = new ConsumerOffsetTable(new JsonFile(vertx.fileSystem(),
+            root + "/config/consumerOffset.json"), json);
+        ClientRegistry clients = new ClientRegistry(System::currentTimeMillis, config.channelExpiredTimeoutMs());
+        StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
+        PullHoldService holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
+        return Future.all(topics.load(), groups.load(), offsets.load())
+            .compose(loaded -> vertx.executeBlocking(() -> MessageStore.open(storeConfig,
+                StoreOptions.defaults().withTagsCodes(new ScheduleTagsCode(delayLevels)))))
+            .compose(store -> {
+                store.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
+                    holds.onDispatched(topic, queueId, maxOffset));
+                StoreAccess storeAccess = new StoreAccess(vertx, store, config.storeReaderThreads());
+                context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
+                    delayLevels);
+                SystemTopics.ensure(topics, config, delayLevels.maxLevel());
+                return listen(BrokerProcessors.build(context, holds));
+            })
+            .compose(listening -> startRegistration(topics, json, identity))
+            .onSuccess(started -> {
+                startPeriodicTasks(offsets, clients);
+                announce(brokerAddr, root);
+            });
+    }
+
+    private Future<Void> listen(ProcessorTable processors) {
+        AtomicInteger connections = new AtomicInteger();
+        NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
+        RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+            connections, processors, RemotingObserver.NONE);
+        RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+            connections, processors, RemotingObserver.NONE);
+        servers.add(main);
+        servers.add(fast);
+        return Future.all(main.listen(config.bindAddress(), listenPort), fast.listen(config.bindAddress(), fastPort))
+            .mapEmpty();
+    }
+
+    private Future<Void> startRegistration(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
+        namesrvClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000)
+            .setTcpNoDelay(true), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
+        registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity);
+        topics.onChange(changed -> registrar.registerAll());
+        timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
+        return registrar.registerAll();
+    }
+
+    private void startPeriodicTasks(ConsumerOffsetTable offsets, ClientRegistry clients) {
+        timers.add(vertx.setPeriodic(config.flushConsumerOffsetIntervalMs(), id -> offsets.persistIfDirty()));
+        timers.add(vertx.setPeriodic(config.clientChannelScanIntervalMs(), id -> clients.expireSilentClients()));
+    }
+
+    private void announce(String brokerAddr, String root) {
+        // The first words are RocketMQ's own, which scripts and operators wait for.
+        System.out.println("The broker[" + config.brokerName() + ", " + brokerAddr + "] boot success. serializeType="
+            + "JSON and name server is " + String.join(";", config.namesrvAddrs()) + "; fast channel port "
+            + fastPort + ", store " + root);
+        System.out.flush();
+    }
+
+    @Override
+    public Future<?> stop() {
+        timers.forEach(vertx::cancelTimer);
+        Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
+        return unregistered
+            .eventually(() -> Future.join(servers.stream().map(server -> server.shutdown(config.shutdownGraceMs()))
+                .toList()))
+            .eventually(() -> context == null ? Future.succeededFuture()
+                : Future.join(context.offsets().persistIfDirty(), context.topics().persist()))
+            .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
+            .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())
+            .onComplete(done -> log.info("broker stopped"));
+    }
+
+    /** The bound remoting port. */
+    public int listenPort() {
+        return listenPort;
+    }
+
+    public int fastPort() {
+        return fastPort;
+    }
+}

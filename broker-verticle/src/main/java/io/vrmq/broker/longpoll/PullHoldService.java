@@ -1,0 +1,111 @@
+package io.vrmq.broker.longpoll;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Long polling: pulls that found nothing wait here, per queue, until the store's dispatcher reports a new message in
+ * their queue (then they are re-run at once) or their suspend timeout passes (then they are re-run once and answer
+ * whatever they find, usually PULL_NOT_FOUND). A held pull costs a map entry and a timer, no thread.
+ *
+ * <p>Threads: the held pulls are confined to the owning verticle's event loop ({@code context}). The dispatcher
+ * thread only records which queues advanced, in a concurrent map, and schedules one hop to the event loop; many
+ * dispatches between two hops coalesce into one wake-up pass.
+ */
+public final class PullHoldService {
+    private static final Logger log = LoggerFactory.getLogger(PullHoldService.class);
+
+    private final Vertx vertx;
+    private final Context context;
+    private final int maxHeldPulls;
+    private final Map<QueueKey, List<HeldPull>> heldByQueue = new HashMap<>();
+    private final Map<QueueKey, Long> advanced = new ConcurrentHashMap<>();
+    private final AtomicBoolean isWakeScheduled = new AtomicBoolean();
+    private int heldCount;
+
+    public PullHoldService(Vertx vertx, Context context, int maxHeldPulls) {
+        this.vertx = vertx;
+        this.context = context;
+        this.maxHeldPulls = maxHeldPulls;
+    }
+
+    /** Holds a pull; false when the limit is reached (the caller answers at once). Event loop only. */
+    public boolean hold(HeldPull pull) {
+        if (heldCount >= maxHeldPulls) {
+            log.warn("maxHeldPullRequests {} reached: answering a pull of {}:{} at once", maxHeldPulls,
+                pull.topic(), pull.queueId());
+            return false;
+        }
+        QueueKey key = new QueueKey(pull.topic(), pull.queueId());
+        heldByQueue.computeIfAbsent(key, k -> new ArrayList<>()).add(pull);
+        heldCount++;
+        long delayMs = Math.max(1, pull.deadlineMs() - System.currentTimeMillis());
+        vertx.setTimer(delayMs, id -> expire(key, pull));
+        return true;
+    }
+
+    public int heldCount() {
+        return heldCount;
+    }
+
+    /** Dispatcher thread: a message was dispatched to a queue. Cheap and non-blocking. */
+    public void onDispatched(String topic, int queueId, long newMaxQueueOffset) {
+        advanced.merge(new QueueKey(topic, queueId), newMaxQueueOffset, Math::max);
+        if (isWakeScheduled.compareAndSet(false, true)) {
+            context.runOnContext(ignored -> wakeAdvancedQueues());
+        }
+    }
+
+    private void wakeAdvancedQueues() {
+        isWakeScheduled.set(false);
+        for (Iterator<Map.Entry<QueueKey, Long>> it = advanced.entrySet().iterator(); it.hasNext(); ) {
+            Map.Entry<QueueKey, Long> entry = it.next();
+            it.remove();
+            wake(entry.getKey(), entry.getValue());
+        }
+    }
+
+    private void wake(QueueKey key, long maxOffset) {
+        List<HeldPull> held = heldByQueue.get(key);
+        if (held == null) {
+            return;
+        }
+        List<HeldPull> ready = new ArrayList<>();
+        held.removeIf(pull -> {
+            boolean isReady = maxOffset > pull.queueOffset();
+            if (isReady) {
+                ready.add(pull);
+            }
+            return isReady;
+        });
+        if (held.isEmpty()) {
+            heldByQueue.remove(key);
+        }
+        heldCount -= ready.size();
+        ready.forEach(pull -> pull.wake().run());
+    }
+
+    private void expire(QueueKey key, HeldPull pull) {
+        List<HeldPull> held = heldByQueue.get(key);
+        if (held != null && held.remove(pull)) {
+            heldCount--;
+            if (held.isEmpty()) {
+                heldByQueue.remove(key);
+            }
+            pull.wake().run();
+        }
+    }
+
+    private record QueueKey(String topic, int queueId) {
+    }
+}

@@ -1,0 +1,99 @@
+package io.vrmq.broker.namesrv;
+
+import io.vertx.core.Future;
+import io.vertx.core.buffer.Buffer;
+import io.vrmq.broker.topic.TopicConfigTable;
+import io.vrmq.remoting.body.RegisterBrokerBody;
+import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.RemotingClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.zip.CRC32;
+
+/**
+ * Registers this broker (its topics and data version) with every configured NameServer: at start, every
+ * registerNameServerPeriod, and at once when a topic changes; unregisters on clean shutdown. NameServers never talk
+ * to each other, so each gets every registration; one that is down is retried on the next round.
+ * Thread-safe: all calls go through the {@link RemotingClient}.
+ */
+public final class NameServerRegistrar {
+    private static final Logger log = LoggerFactory.getLogger(NameServerRegistrar.class);
+
+    private final RemotingClient client;
+    private final RemotingJson json;
+    private final TopicConfigTable topics;
+    private final List<String> namesrvAddrs;
+    private final BrokerIdentity identity;
+
+    public NameServerRegistrar(RemotingClient client, RemotingJson json, TopicConfigTable topics,
+                               List<String> namesrvAddrs, BrokerIdentity identity) {
+        this.client = client;
+        this.json = json;
+        this.topics = topics;
+        this.namesrvAddrs = List.copyOf(namesrvAddrs);
+        this.identity = identity;
+    }
+
+    /** Registers with every NameServer; succeeds when each has answered or failed (failures are logged). */
+    public Future<Void> registerAll() {
+        Buffer body = json.encode(new RegisterBrokerBody(topics.snapshot(), List.of()));
+        Map<String, String> header = identityHeader();
+        header.put("haServerAddr", identity.haServerAddr());
+        header.put("compressed", "false");
+        header.put("enableActingMaster", "false");
+        header.put("bodyCrc32", Long.toString(crc32(body)));
+        List<Future<Void>> rounds = new ArrayList<>();
+        for (String addr : namesrvAddrs) {
+            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body))
+                .map(response -> {
+                    if (response.code() != ResponseCode.SUCCESS) {
+                        log.warn("register with name server {} refused: {} {}", addr, response.code(),
+                            response.remark());
+                    }
+                    return (Void) null;
+                })
+                .recover(error -> {
+                    log.warn("register with name server {} failed: {}", addr, error.getMessage());
+                    return Future.succeededFuture();
+                }));
+        }
+        return Future.join(rounds).mapEmpty();
+    }
+
+    public Future<Void> unregisterAll() {
+        List<Future<Void>> rounds = new ArrayList<>();
+        for (String addr : namesrvAddrs) {
+            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.UNREGISTER_BROKER, identityHeader(),
+                    null), 3_000)
+                .<Void>mapEmpty()
+                .recover(error -> {
+                    log.warn("unregister from name server {} failed: {}", addr, error.getMessage());
+                    return Future.succeededFuture();
+                }));
+        }
+        return Future.join(rounds).mapEmpty();
+    }
+
+    private Map<String, String> identityHeader() {
+        Map<String, String> header = new HashMap<>();
+        header.put("brokerName", identity.brokerName());
+        header.put("brokerAddr", identity.brokerAddr());
+        header.put("clusterName", identity.clusterName());
+        header.put("brokerId", Long.toString(identity.brokerId()));
+        return header;
+    }
+
+    private static long crc32(Buffer body) {
+        CRC32 crc = new CRC32();
+        crc.update(body.getBytes());
+        return crc.getValue() & 0x7FFFFFFFL;
+    }
+}

@@ -1,0 +1,177 @@
+package io.vrmq.broker.processor;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.client.ConsumerGroupInfo;
+import io.vrmq.broker.group.SubscriptionGroupConfig;
+import io.vrmq.broker.longpoll.HeldPull;
+import io.vrmq.broker.longpoll.PullHoldService;
+import io.vrmq.remoting.body.Permission;
+import io.vrmq.remoting.body.SubscriptionData;
+import io.vrmq.remoting.body.TopicConfig;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RemotingCommandException;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingConnection;
+import io.vrmq.store.FoundMessage;
+import io.vrmq.store.GetMessageResult;
+import io.vrmq.store.TagFilter;
+
+import java.nio.ByteBuffer;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361): checks the group, topic and subscription, reads from the store on
+ * a reader thread, and answers with the stored records as they are (the client decodes RocketMQ's record format).
+ * A pull that finds nothing and may suspend is held by the {@link PullHoldService} until a message arrives in its
+ * queue or its suspend timeout passes.
+ */
+public final class PullMessageProcessor {
+    private final BrokerContext broker;
+    private final PullHoldService holds;
+
+    public PullMessageProcessor(BrokerContext broker, PullHoldService holds) {
+        this.broker = broker;
+        this.holds = holds;
+    }
+
+    public void registerInto(ProcessorTable.Builder table) {
+        table.register(this::pull, RequestCode.PULL_MESSAGE, RequestCode.LITE_PULL_MESSAGE);
+    }
+
+    private Future<RemotingCommand> pull(RemotingConnection connection, RemotingCommand request) {
+        PullRequest pull = PullRequest.decode(request);
+        TagFilter filter = filterFor(pull);
+        if (pull.hasCommitOffset() && broker.config().isMaster()) {
+            broker.offsets().commit(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
+        }
+        Promise<RemotingCommand> reply = Promise.promise();
+        readAndAnswer(request, pull, filter, pull.isSuspend(), reply);
+        return reply.future();
+    }
+
+    private void readAndAnswer(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
+                               Promise<RemotingCommand> reply) {
+        broker.store().read(() -> broker.store().store().getMessages(pull.topic(), pull.queueId(),
+                pull.queueOffset(), pull.maxMsgNums(), pull.maxMsgBytes(), filter))
+            .onFailure(reply::fail)
+            .onSuccess(result -> {
+                int code = responseCode(result, pull.queueOffset());
+                if (code == ResponseCode.PULL_NOT_FOUND && maySuspend && hold(request, pull, filter, reply)) {
+                    return;
+                }
+                reply.complete(answer(request, result, code));
+            });
+    }
+
+    private boolean hold(RemotingCommand request, PullRequest pull, TagFilter filter,
+                         Promise<RemotingCommand> reply) {
+        long waitMs = broker.config().longPollingEnable() ? pull.suspendTimeoutMillis()
+            : broker.config().shortPollingTimeMs();
+        if (waitMs <= 0) {
+            return false;
+        }
+        HeldPull held = new HeldPull(pull.topic(), pull.queueId(), pull.queueOffset(), filter,
+            System.currentTimeMillis() + waitMs, () -> readAndAnswer(request, pull, filter, false, reply));
+        return holds.hold(held);
+    }
+
+    private TagFilter filterFor(PullRequest pull) {
+        SubscriptionGroupConfig group = broker.groups().findOrCreate(pull.consumerGroup());
+        if (group == null) {
+            throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "subscription group ["
+                + pull.consumerGroup() + "] does not exist");
+        }
+        if (!group.consumeEnable()) {
+            throw new RemotingCommandException(ResponseCode.NO_PERMISSION, "subscription group no permission, "
+                + pull.consumerGroup());
+        }
+        TopicConfig topic = broker.topics().get(pull.topic());
+        if (topic == null) {
+            throw new RemotingCommandException(ResponseCode.TOPIC_NOT_EXIST, "topic[" + pull.topic()
+                + "] not exist, apply first please!");
+        }
+        if (!Permission.isReadable(topic.perm()) || !Permission.isReadable(broker.config().brokerPermission())) {
+            throw new RemotingCommandException(ResponseCode.NO_PERMISSION, "the topic[" + pull.topic()
+                + "] pulling message is forbidden");
+        }
+        if (pull.queueId() < 0 || pull.queueId() >= topic.readQueueNums()) {
+            throw new RemotingCommandException(ResponseCode.SYSTEM_ERROR, "queueId[" + pull.queueId()
+                + "] is illegal, topic:[" + pull.topic() + "] topicConfig.readQueueNums:[" + topic.readQueueNums()
+                + "] consumer:[" + pull.consumerGroup() + "]");
+        }
+        return tagFilter(subscriptionOf(pull));
+    }
+
+    private SubscriptionData subscriptionOf(PullRequest pull) {
+        if (pull.hasSubscription()) {
+            return SubscriptionData.ofTags(pull.topic(), pull.subscription(), pull.subVersion());
+        }
+        ConsumerGroupInfo group = broker.clients().consumerGroup(pull.consumerGroup());
+        if (group == null) {
+            throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_NOT_EXIST,
+                "the consumer's group info not exist");
+        }
+        SubscriptionData subscription = group.subscription(pull.topic());
+        if (subscription == null) {
+            throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_NOT_EXIST,
+                "the consumer's subscription not exist");
+        }
+        if (subscription.subVersion() < pull.subVersion()) {
+            throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_NOT_LATEST,
+                "the consumer's subscription not latest");
+        }
+        return subscription;
+    }
+
+    static TagFilter tagFilter(SubscriptionData subscription) {
+        if (subscription.isAll()) {
+            return TagFilter.ALL;
+        }
+        java.util.Set<Integer> codes = Set.copyOf(subscription.codeSet());
+        return tagsCode -> codes.contains((int) tagsCode);
+    }
+
+    /** RocketMQ's mapping of a read's status to the pull response code. */
+    static int responseCode(GetMessageResult result, long requestedOffset) {
+        return switch (result.status()) {
+            case FOUND -> ResponseCode.SUCCESS;
+            case NO_MATCHED_MESSAGE -> ResponseCode.PULL_RETRY_IMMEDIATELY;
+            case NO_MESSAGE_IN_QUEUE, NO_MATCHED_LOGIC_QUEUE -> requestedOffset != 0 ? ResponseCode.PULL_OFFSET_MOVED
+                : ResponseCode.PULL_NOT_FOUND;
+            case OFFSET_FOUND_NULL, OFFSET_OVERFLOW_ONE -> ResponseCode.PULL_NOT_FOUND;
+            case OFFSET_OVERFLOW_BADLY, OFFSET_TOO_SMALL -> ResponseCode.PULL_OFFSET_MOVED;
+        };
+    }
+
+    private static RemotingCommand answer(RemotingCommand request, GetMessageResult result, int code) {
+        Map<String, String> header = new HashMap<>();
+        header.put("suggestWhichBrokerId", "0");
+        header.put("nextBeginOffset", Long.toString(result.nextBeginOffset()));
+        header.put("minOffset", Long.toString(result.minOffset()));
+        header.put("maxOffset", Long.toString(result.maxOffset()));
+        Buffer body = code == ResponseCode.SUCCESS ? storedRecords(result) : null;
+        return RemotingCommand.response(request, code, code == ResponseCode.SUCCESS ? null : result.status().name(),
+            header, body);
+    }
+
+    /** The records as stored, wrapped without copying. */
+    private static Buffer storedRecords(GetMessageResult result) {
+        ByteBuffer[] records = new ByteBuffer[result.messages().size()];
+        int index = 0;
+        for (FoundMessage message : result.messages()) {
+            records[index++] = message.record();
+        }
+        ByteBuf wrapped = Unpooled.wrappedBuffer(records);
+        return BufferInternal.buffer(wrapped);
+    }
+}

@@ -1,0 +1,106 @@
+package io.vrmq.broker.processor;
+
+import io.vertx.core.Future;
+import io.vertx.core.net.SocketAddress;
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.remoting.body.TopicConfig;
+import io.vrmq.remoting.message.MessageConst;
+import io.vrmq.remoting.message.MessageProperties;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RemotingCommandException;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingConnection;
+import io.vrmq.store.AppendResult;
+import io.vrmq.store.FlushStatus;
+import io.vrmq.store.MessageToStore;
+
+import java.net.InetSocketAddress;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320). On the event loop: decode, validate,
+ * resolve (and maybe create) the topic, route (retry → DLQ, delay → schedule topic); then the append runs on the
+ * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH).
+ */
+public final class SendMessageProcessor {
+    private final BrokerContext broker;
+    private final TopicResolver topics;
+    private final DeliveryRouting routing;
+
+    public SendMessageProcessor(BrokerContext broker, TopicResolver topics, DeliveryRouting routing) {
+        this.broker = broker;
+        this.topics = topics;
+        this.routing = routing;
+    }
+
+    public void registerInto(ProcessorTable.Builder table) {
+        table.register(this::send, RequestCode.SEND_MESSAGE, RequestCode.SEND_MESSAGE_V2);
+        table.register(RequestCode.SEND_BATCH_MESSAGE, this::sendBatch);
+    }
+
+    private Future<RemotingCommand> send(RemotingConnection connection, RemotingCommand request) {
+        SendRequest send = SendRequest.decode(request);
+        if (!request.hasBody()) {
+            throw new RemotingCommandException(ResponseCode.MESSAGE_ILLEGAL, "message body is empty");
+        }
+        TopicConfig topic = topics.forSend(send.topic(), send.defaultTopic(), send.defaultTopicQueueNums(), 0);
+        int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
+        Map<String, String> properties = MessageProperties.parse(send.properties());
+        properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
+        DeliveryRouting.Destination destination = routing.route(topic.topicName(), queueId, properties,
+            send.reconsumeTimes(), send.maxReconsumeTimes(), send.sysFlag());
+        MessageToStore message = new MessageToStore(destination.topic(), destination.queueId(), send.flag(),
+            request.body().getBytes(), MessageProperties.format(properties), send.sysFlag(), send.bornTimestamp(),
+            bornHost(connection), send.reconsumeTimes(), 0);
+        boolean isWaitFlush = !"false".equals(properties.get(MessageConst.WAIT_STORE_MSG_OK));
+        String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        return broker.store().append(message)
+            .compose(result -> reply(request, result, isWaitFlush, queueId, uniqKey, null));
+    }
+
+    private Future<RemotingCommand> sendBatch(RemotingConnection connection, RemotingCommand request) {
+        SendRequest send = SendRequest.decode(request);
+        TopicConfig topic = topics.forSend(send.topic(), send.defaultTopic(), send.defaultTopicQueueNums(), 0);
+        int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
+        InetSocketAddress bornHost = bornHost(connection);
+        List<MessageToStore> messages = new ArrayList<>();
+        StringBuilder uniqKeys = new StringBuilder();
+        for (BatchBodyDecoder.BatchMessage inner : BatchBodyDecoder.decode(request.body())) {
+            Map<String, String> properties = MessageProperties.parse(inner.properties());
+            properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
+            String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+            if (uniqKey != null) {
+                uniqKeys.append(uniqKeys.length() == 0 ? "" : ",").append(uniqKey);
+            }
+            messages.add(new MessageToStore(topic.topicName(), queueId, inner.flag(), inner.body(),
+                MessageProperties.format(properties), send.sysFlag(), send.bornTimestamp(), bornHost,
+                send.reconsumeTimes(), 0));
+        }
+        Map<String, String> batchProperties = MessageProperties.parse(send.properties());
+        boolean isWaitFlush = !"false".equals(batchProperties.get(MessageConst.WAIT_STORE_MSG_OK));
+        return broker.store().appendBatch(messages)
+            .compose(result -> reply(request, result, isWaitFlush, queueId, null, uniqKeys.toString()));
+    }
+
+    private Future<RemotingCommand> reply(RemotingCommand request, AppendResult result, boolean isWaitFlush,
+                                          int queueId, String uniqKey, String batchUniqKeys) {
+        if (!result.isOk()) {
+            return Future.succeededFuture(StoreReplies.refused(request, result));
+        }
+        String msgId = result.offsetMsgId();
+        Future<FlushStatus> flushed = isWaitFlush ? broker.store().durability(result)
+            : Future.succeededFuture(FlushStatus.FLUSH_OK);
+        return flushed.map(flush -> StoreReplies.stored(request, result, flush, msgId, queueId,
+            uniqKey != null ? uniqKey : batchUniqKeys));
+    }
+
+    static InetSocketAddress bornHost(RemotingConnection connection) {
+        SocketAddress address = connection.remoteSocketAddress();
+        String host = address.hostAddress() != null ? address.hostAddress() : address.host();
+        return new InetSocketAddress(host, Math.max(address.port(), 0));
+    }
+}

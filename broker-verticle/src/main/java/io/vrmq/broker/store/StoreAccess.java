@@ -1,0 +1,68 @@
+package io.vrmq.broker.store;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.WorkerExecutor;
+import io.vrmq.store.AppendResult;
+import io.vrmq.store.FlushStatus;
+import io.vrmq.store.MessageStore;
+import io.vrmq.store.MessageToStore;
+
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The broker's way into the store, so that no event loop ever touches it: appends go to one writer thread (a
+ * worker pool of size one, so they are applied one at a time in the order they were handed over), reads go to a
+ * small reader pool. Results come back as futures on the caller's context.
+ */
+public final class StoreAccess {
+    private static final long MAX_TASK_SECONDS = 60;
+
+    private final Vertx vertx;
+    private final MessageStore store;
+    private final WorkerExecutor writer;
+    private final WorkerExecutor readers;
+
+    public StoreAccess(Vertx vertx, MessageStore store, int readerThreads) {
+        this.vertx = vertx;
+        this.store = store;
+        this.writer = vertx.createSharedWorkerExecutor("vrmq-store-writer", 1, MAX_TASK_SECONDS, TimeUnit.SECONDS);
+        this.readers = vertx.createSharedWorkerExecutor("vrmq-store-reader", readerThreads, MAX_TASK_SECONDS,
+            TimeUnit.SECONDS);
+    }
+
+    /** The store itself, for reads that the caller already runs off the event loop. */
+    public MessageStore store() {
+        return store;
+    }
+
+    public Future<AppendResult> append(MessageToStore message) {
+        return writer.executeBlocking(() -> store.append(message), false);
+    }
+
+    public Future<AppendResult> appendBatch(List<MessageToStore> messages) {
+        return writer.executeBlocking(() -> store.appendBatch(messages), false);
+    }
+
+    /** Completes on the caller's context when the append is durable (at once in ASYNC_FLUSH). */
+    public Future<FlushStatus> durability(AppendResult result) {
+        Context context = vertx.getOrCreateContext();
+        return Future.fromCompletionStage(result.durability(), context);
+    }
+
+    /** Runs a read on the reader pool. */
+    public <T> Future<T> read(Callable<T> read) {
+        return readers.executeBlocking(read, false);
+    }
+
+    /** Closes the pools and then the store (flush, checkpoint, abort file removed), off the event loop. */
+    public Future<Void> close() {
+        return writer.executeBlocking(() -> {
+            store.close();
+            return (Void) null;
+        }, false).eventually(() -> Future.all(writer.close(), readers.close()));
+    }
+}

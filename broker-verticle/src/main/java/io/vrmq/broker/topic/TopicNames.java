@@ -1,0 +1,46 @@
+package io.vrmq.broker.topic;
+
+/** RocketMQ's reserved topic names and the rules for topic names. */
+public final class TopicNames {
+    public static final String AUTO_CREATE_TOPIC_KEY = "TBW102";
+    public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
+    public static final String SELF_TEST_TOPIC = "SELF_TEST_TOPIC";
+    public static final String RETRY_GROUP_TOPIC_PREFIX = "%RETRY%";
+    public static final String DLQ_GROUP_TOPIC_PREFIX = "%DLQ%";
+    public static final int MAX_TOPIC_LENGTH = 127;
+    private static final String VALID_CHARS = "^[%|a-zA-Z0-9_-]+$";
+
+    private TopicNames() {
+    }
+
+    public static String retryTopic(String group) {
+        return RETRY_GROUP_TOPIC_PREFIX + group;
+    }
+
+    public static String dlqTopic(String group) {
+        return DLQ_GROUP_TOPIC_PREFIX + group;
+    }
+
+    public static boolean isRetryTopic(String topic) {
+        return topic.startsWith(RETRY_GROUP_TOPIC_PREFIX);
+    }
+
+    /** Null when the name is fine, else the reason (as RocketMQ's TopicValidator words it). */
+    public static String invalidReason(String topic) {
+        if (topic == null || topic.isBlank()) {
+            return "The specified topic is blank.";
+        }
+        if (topic.length() > MAX_TOPIC_LENGTH) {
+            return "The specified topic is longer than topic max length " + MAX_TOPIC_LENGTH + ".";
+        }
+        if (!topic.matches(VALID_CHARS)) {
+            return "The specified topic[" + topic + "] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$";
+        }
+        return null;
+    }
+
+    /** Topics a producer may not send to directly. */
+    public static boolean isSendForbidden(String topic) {
+        return topic.equals(SCHEDULE_TOPIC) || topic.startsWith("rmq_sys_") || topic.startsWith("RMQ_SYS_TRANS");
+    }
+}

@@ -1,0 +1,5 @@
+package io.vrmq.remoting.body;
+
+/** One producer group of a client, as heartbeats carry it. */
+public record ProducerData(String groupName) {
+}
