@@ -1,0 +1,19 @@
+package io.vrmq.store;
+
+import java.util.List;
+
+/**
+ * What a read by queue offset found.
+ *
+ * @param nextBeginOffset where the next read of this queue should start
+ * @param minOffset       the queue's min offset at the time of the read
+ * @param maxOffset       the queue's max offset (next offset to be assigned) at the time of the read
+ * @param messages        records in queue-offset order (see {@link FoundMessage} for how long they stay valid)
+ */
+public record GetMessageResult(GetMessageStatus status, long nextBeginOffset, long minOffset, long maxOffset,
+                               List<FoundMessage> messages, int totalBytes) {
+
+    static GetMessageResult empty(GetMessageStatus status, long nextBeginOffset, long minOffset, long maxOffset) {
+        return new GetMessageResult(status, nextBeginOffset, minOffset, maxOffset, List.of(), 0);
+    }
+}

@@ -1,0 +1,169 @@
+package io.vrmq.store.dispatch;
+
+import io.vrmq.store.DamagedRange;
+import io.vrmq.store.DispatchListener;
+import io.vrmq.store.commitlog.CommitLog;
+import io.vrmq.store.commitlog.RecordScanner;
+import io.vrmq.store.format.RecordReader;
+import io.vrmq.store.format.TopicNames;
+import io.vrmq.store.index.IndexService;
+import io.vrmq.store.queue.ConsumeQueue;
+import io.vrmq.store.queue.ConsumeQueueTable;
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads the CommitLog behind the writer, in order, and for each record writes its ConsumeQueue entry and index
+ * entries, then tells the {@link DispatchListener}. Prepared and rolled-back transaction records get no ConsumeQueue
+ * entry (as in RocketMQ). A damaged record found on the way (only possible after recovery) is reported; if its
+ * header is intact its queue offset is reserved with a blank entry so it is never reused nor served.
+ *
+ * <p>Threads: {@link #dispatchUpTo} runs on the opening thread during recovery, then {@link #run} on the dispatcher
+ * thread; {@link #wakeup} from the writer after each append (cheap when the dispatcher is busy).
+ */
+public final class Dispatcher implements Runnable {
+    private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
+    private static final int TRANSACTION_PREPARED = 0x1 << 2;
+    private static final int TRANSACTION_ROLLBACK = 0x3 << 2;
+    /** Upper bound on a sleep when no wakeup comes (a missed wakeup costs at most this). */
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
+
+    private final CommitLog commitLog;
+    private final ConsumeQueueTable queues;
+    private final IndexService index;
+    private final TagsCodeFunction tagsCodes;
+    private final Consumer<DamagedRange> damageSink;
+    private final RecordScanner scanner;
+    private volatile DispatchListener listener;
+    private volatile long dispatchedOffset;
+    private volatile boolean running = true;
+    private volatile boolean parked;
+    private volatile Thread thread;
+
+    public Dispatcher(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, TagsCodeFunction tagsCodes,
+                      Consumer<DamagedRange> damageSink, long startOffset) {
+        this.commitLog = commitLog;
+        this.queues = queues;
+        this.index = index;
+        this.tagsCodes = tagsCodes;
+        this.damageSink = damageSink;
+        this.scanner = new RecordScanner(commitLog.segments(), startOffset);
+        this.dispatchedOffset = startOffset;
+    }
+
+    public void setListener(DispatchListener listener) {
+        this.listener = listener;
+    }
+
+    /** CommitLog offset below which every record has its ConsumeQueue and index entries. */
+    public long dispatchedOffset() {
+        return dispatchedOffset;
+    }
+
+    /** Dispatches every record below {@code limitOffset}; returns how many records were dispatched. */
+    public long dispatchUpTo(long limitOffset) {
+        long records = 0;
+        RecordScanner.Step step;
+        while ((step = scanner.next(limitOffset)) != RecordScanner.Step.END) {
+            if (step == RecordScanner.Step.RECORD) {
+                dispatchRecord(scanner.segment().buffer(), scanner.position(), scanner.sizeBytes());
+                records++;
+            } else {
+                dispatchDamaged();
+            }
+            dispatchedOffset = scanner.offset();
+        }
+        dispatchedOffset = Math.max(dispatchedOffset, scanner.offset());
+        return records;
+    }
+
+    @Override
+    public void run() {
+        thread = Thread.currentThread();
+        while (running) {
+            try {
+                dispatchUpTo(commitLog.maxOffset());
+            } catch (RuntimeException e) {
+                log.error("dispatch failed at commit log offset {}; retrying", dispatchedOffset, e);
+            }
+            parked = true;
+            if (running && commitLog.maxOffset() <= dispatchedOffset) {
+                LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+            }
+            parked = false;
+        }
+        dispatchUpTo(commitLog.maxOffset());
+    }
+
+    /** Tells the dispatcher new records are there. Writer thread. */
+    public void wakeup() {
+        if (parked) {
+            Thread dispatcherThread = thread;
+            if (dispatcherThread != null) {
+                LockSupport.unpark(dispatcherThread);
+            }
+        }
+    }
+
+    /** Stops {@link #run} after it dispatched everything published. */
+    public void shutdown() {
+        running = false;
+        Thread dispatcherThread = thread;
+        if (dispatcherThread != null) {
+            LockSupport.unpark(dispatcherThread);
+        }
+    }
+
+    private void dispatchRecord(ByteBuffer buffer, int position, int sizeBytes) {
+        long commitLogOffset = RecordReader.physicalOffset(buffer, position);
+        String topic = RecordReader.topic(buffer, position);
+        String properties = RecordReader.properties(buffer, position);
+        int sysFlag = RecordReader.sysFlag(buffer, position);
+        long storeTimestamp = RecordReader.storeTimestamp(buffer, position);
+        int transactionType = sysFlag & TRANSACTION_TYPE_MASK;
+        if (transactionType != TRANSACTION_PREPARED && transactionType != TRANSACTION_ROLLBACK) {
+            int queueId = RecordReader.queueId(buffer, position);
+            long queueOffset = RecordReader.queueOffset(buffer, position);
+            long tagsCode = tagsCodes.tagsCode(topic, properties, storeTimestamp);
+            ConsumeQueue queue = queues.findOrCreate(topic, queueId);
+            queue.put(queueOffset, commitLogOffset, sizeBytes, tagsCode);
+            notifyListener(topic, queueId, queue.maxOffset(), tagsCode, storeTimestamp);
+        }
+        index.index(topic, properties, sysFlag, commitLogOffset, storeTimestamp);
+    }
+
+    private void dispatchDamaged() {
+        DamagedRange range = new DamagedRange(scanner.segment().file(), scanner.position(), scanner.stepOffset(),
+                scanner.sizeBytes(), scanner.reason());
+        damageSink.accept(range);
+        if (scanner.isHeaderReadable()) {
+            ByteBuffer buffer = scanner.segment().buffer();
+            int position = scanner.position();
+            String topic = RecordReader.topic(buffer, position);
+            int queueId = RecordReader.queueId(buffer, position);
+            int transactionType = RecordReader.sysFlag(buffer, position) & TRANSACTION_TYPE_MASK;
+            boolean plausible = TopicNames.isValid(topic) && queueId >= 0
+                    && RecordReader.queueOffset(buffer, position) >= 0;
+            if (plausible && transactionType != TRANSACTION_PREPARED && transactionType != TRANSACTION_ROLLBACK) {
+                queues.findOrCreate(topic, queueId).putBlank(RecordReader.queueOffset(buffer, position));
+            }
+        }
+    }
+
+    private void notifyListener(String topic, int queueId, long newMaxOffset, long tagsCode, long storeTimestamp) {
+        DispatchListener current = listener;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.onDispatched(topic, queueId, newMaxOffset, tagsCode, storeTimestamp);
+        } catch (RuntimeException e) {
+            log.error("dispatch listener failed for {}-{} offset {}", topic, queueId, newMaxOffset, e);
+        }
+    }
+}

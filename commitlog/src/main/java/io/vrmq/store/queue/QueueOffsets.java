@@ -1,0 +1,41 @@
+package io.vrmq.store.queue;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The next queue offset of every topic-queue, assigned by the writer at append time (the ConsumeQueue entry is
+ * written later by the dispatcher). Seeded at open from the recovered ConsumeQueues, which already hold every record
+ * of the CommitLog - damaged ones as blanks - so an offset once handed out is never handed out again.
+ *
+ * <p>Threads: the writer only; {@link #removeTopic} for a topic that no longer receives appends.
+ */
+public final class QueueOffsets {
+    private final Map<String, Map<Integer, long[]>> next = new ConcurrentHashMap<>();
+
+    /** Sets the next offset of a queue (recovery). */
+    public void seed(String topic, int queueId, long nextOffset) {
+        counter(topic, queueId)[0] = nextOffset;
+    }
+
+    /** Returns the next offset and advances it by {@code count}. Writer only. */
+    public long take(String topic, int queueId, int count) {
+        long[] counter = counter(topic, queueId);
+        long offset = counter[0];
+        counter[0] = offset + count;
+        return offset;
+    }
+
+    /** Gives back the {@code count} offsets just taken (the append then failed before writing). Writer only. */
+    public void giveBack(String topic, int queueId, int count) {
+        counter(topic, queueId)[0] -= count;
+    }
+
+    public void removeTopic(String topic) {
+        next.remove(topic);
+    }
+
+    private long[] counter(String topic, int queueId) {
+        return next.computeIfAbsent(topic, t -> new ConcurrentHashMap<>()).computeIfAbsent(queueId, id -> new long[1]);
+    }
+}
