@@ -39,6 +39,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class BrokerVerticle extends VerticleBase {
     private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
+    private static final long REGISTER_RETRY_FIRST_MS = 500;
 
     private final JsonObject rawConfig;
     private final BrokerConfig config;
@@ -113,7 +114,20 @@ public final class BrokerVerticle extends VerticleBase {
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity);
         topics.onChange(changed -> registrar.registerAll());
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
-        return registrar.registerAll();
+        return registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
+    }
+
+    /**
+     * A NameServer that is not up yet (both started together) would otherwise learn of us only a whole
+     * registerNameServerPeriod later: retry soon, backing off, until every NameServer accepted once.
+     */
+    private Future<Void> registerUntilAccepted(long retryMs) {
+        return registrar.registerAll().map(isAccepted -> {
+            if (!isAccepted && retryMs < config.registerNameServerPeriodMs()) {
+                vertx.setTimer(retryMs, id -> registerUntilAccepted(retryMs * 2));
+            }
+            return null;
+        });
     }
 
     private void startPeriodicTasks(ConsumerOffsetTable offsets, ClientRegistry clients) {

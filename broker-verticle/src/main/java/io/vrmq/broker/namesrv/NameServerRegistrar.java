@@ -42,15 +42,18 @@ public final class NameServerRegistrar {
         this.identity = identity;
     }
 
-    /** Registers with every NameServer; succeeds when each has answered or failed (failures are logged). */
-    public Future<Void> registerAll() {
+    /**
+     * Registers with every NameServer; completes when each has answered or failed (failures are logged), with
+     * true when every one accepted.
+     */
+    public Future<Boolean> registerAll() {
         Buffer body = json.encode(new RegisterBrokerBody(topics.snapshot(), List.of()));
         Map<String, String> header = identityHeader();
         header.put("haServerAddr", identity.haServerAddr());
         header.put("compressed", "false");
         header.put("enableActingMaster", "false");
         header.put("bodyCrc32", Long.toString(crc32(body)));
-        List<Future<Void>> rounds = new ArrayList<>();
+        List<Future<Boolean>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
             rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body))
                 .map(response -> {
@@ -58,14 +61,14 @@ public final class NameServerRegistrar {
                         log.warn("register with name server {} refused: {} {}", addr, response.code(),
                             response.remark());
                     }
-                    return (Void) null;
+                    return response.code() == ResponseCode.SUCCESS;
                 })
                 .recover(error -> {
                     log.warn("register with name server {} failed: {}", addr, error.getMessage());
-                    return Future.succeededFuture();
+                    return Future.succeededFuture(false);
                 }));
         }
-        return Future.join(rounds).mapEmpty();
+        return Future.join(rounds).map(all -> rounds.stream().allMatch(Future::result));
     }
 
     public Future<Void> unregisterAll() {

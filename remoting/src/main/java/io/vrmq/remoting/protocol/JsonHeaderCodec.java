@@ -69,7 +69,7 @@ final class JsonHeaderCodec {
             while (json.nextToken() == JsonToken.FIELD_NAME) {
                 String name = json.currentName();
                 JsonToken value = json.nextToken();
-                if (value.isStructStart() && !name.equals("extFields") && isScalarField(name)) {
+                if (value != null && value.isStructStart() && isScalarField(name)) {
                     // Reading on would take the object's own fields for the header's (a wrong code or opaque).
                     throw new MalformedFrameException("JSON header: " + name + " is not a scalar");
                 }
