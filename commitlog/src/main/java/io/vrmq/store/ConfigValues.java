@@ -1,6 +1,7 @@
 package io.vrmq.store;
 
 import java.net.InetSocketAddress;
+import java.nio.file.Path;
 import java.util.Map;
 
 /** Typed reads with defaults over a plain map (numbers may arrive as any Number or as text). */
@@ -14,6 +15,15 @@ final class ConfigValues {
     String string(String key, String fallback) {
         Object value = values.get(key);
         return value == null ? fallback : value.toString();
+    }
+
+    /** A required path. */
+    Path path(String key) {
+        Object value = values.get(key);
+        if (value == null || value.toString().isBlank()) {
+            throw new IllegalArgumentException("invalid store setting " + key + ": " + value + " (required)");
+        }
+        return value instanceof Path path ? path : Path.of(value.toString());
     }
 
     int integer(String key, int fallback) {

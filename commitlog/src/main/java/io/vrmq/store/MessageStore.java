@@ -4,23 +4,14 @@ import io.vrmq.store.checkpoint.Checkpoint;
 import io.vrmq.store.checkpoint.StoreFiles;
 import io.vrmq.store.commitlog.CommitLog;
 import io.vrmq.store.dispatch.Dispatcher;
-import io.vrmq.store.flush.CommitLogFlusher;
-import io.vrmq.store.flush.ForceTarget;
-import io.vrmq.store.format.EncodedMessage;
 import io.vrmq.store.format.HostAddress;
 import io.vrmq.store.index.IndexService;
 import io.vrmq.store.queue.ConsumeQueue;
 import io.vrmq.store.queue.ConsumeQueueTable;
-import io.vrmq.store.queue.QueueOffsets;
 import io.vrmq.store.segment.SegmentedLog;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentSkipListMap;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,45 +33,35 @@ import org.slf4j.LoggerFactory;
  */
 public final class MessageStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MessageStore.class);
-    private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
-    private static final int TRANSACTION_PREPARED = 0x1 << 2;
-    private static final int TRANSACTION_ROLLBACK = 0x3 << 2;
 
     private final StoreConfig config;
-    private final StoreOptions options;
     private final StoreFiles files;
-    private final Checkpoint checkpoint;
     private final CommitLog commitLog;
     private final ConsumeQueueTable queues;
     private final IndexService index;
-    private final QueueOffsets queueOffsets = new QueueOffsets();
-    private final MessageEncoder encoder;
     private final QueueReader reader;
-    private final ConcurrentSkipListMap<Long, DamagedRange> damaged = new ConcurrentSkipListMap<>();
-    private final AtomicBoolean appending = new AtomicBoolean();
-    private final EncodedMessage[] single = new EncodedMessage[1];
-    private Dispatcher dispatcher;
-    private CommitLogFlusher flusher;
-    private RetentionService retention;
-    private ScheduledExecutorService scheduler;
-    private Thread flusherThread;
-    private Thread dispatcherThread;
-    private RecoveryReport recoveryReport;
-    private long lastStoreTimestamp;
+    private final Dispatcher dispatcher;
+    private final StoreServices services;
+    private final StoreWriter writer;
+    private final ConcurrentSkipListMap<Long, DamagedRange> damaged;
+    private final RecoveryReport recoveryReport;
     private volatile boolean closed;
 
     private MessageStore(StoreConfig config, StoreOptions options, StoreFiles files, Checkpoint checkpoint,
-                         CommitLog commitLog, ConsumeQueueTable queues, IndexService index) {
+                         CommitLog commitLog, ConsumeQueueTable queues, IndexService index,
+                         QueueRecovery.Result recovered) {
         this.config = config;
-        this.options = options;
         this.files = files;
-        this.checkpoint = checkpoint;
         this.commitLog = commitLog;
         this.queues = queues;
         this.index = index;
-        this.encoder = new MessageEncoder(config.maxMessageSize(), config.mappedFileSizeCommitLog(),
-                commitLog.storeHost());
         this.reader = new QueueReader(commitLog, queues, config.maxFilterMessageCount());
+        this.dispatcher = recovered.dispatcher();
+        this.damaged = recovered.damaged();
+        this.recoveryReport = recovered.report();
+        this.services = new StoreServices(config, options, commitLog, queues, index, checkpoint, dispatcher);
+        this.writer = new StoreWriter(config, commitLog, recovered.queueOffsets(), dispatcher, services.flusher(),
+                services.retention(), options.clock());
     }
 
     /** Opens with the system clock, the real disk and RocketMQ's tagsCode rule. */
@@ -106,9 +87,12 @@ public final class MessageStore implements AutoCloseable {
             StoreRecovery.Outcome outcome = StoreRecovery.recoverCommitLog(segments, checkpoint, clean, 0);
             CommitLog commitLog = new CommitLog(segments, HostAddress.of(config.storeHost()), outcome.endOffset(),
                     () -> options.disk().usableBytes(config.storePathRootDir()));
-            MessageStore store = new MessageStore(config, options, files, checkpoint, commitLog, queues, index);
-            store.recoverQueues(outcome, clean);
-            store.start();
+            QueueRecovery.Result recovered = QueueRecovery.recover(commitLog, queues, index, checkpoint, outcome, clean,
+                    options.tagsCodes());
+            MessageStore store = new MessageStore(config, options, files, checkpoint, commitLog, queues, index,
+                    recovered);
+            store.services.start();
+            files.createAbortFile();
             return store;
         } catch (RuntimeException e) {
             files.unlock();
@@ -120,22 +104,7 @@ public final class MessageStore implements AutoCloseable {
 
     /** Appends one message. Writer thread only (see class comment). */
     public AppendResult append(MessageToStore message) {
-        enterWriter();
-        try {
-            AppendResult refusal = refusal();
-            if (refusal != null) {
-                return refusal;
-            }
-            EncodedMessage encoded = encoder.encode(message);
-            single[0] = encoded;
-            boolean takesOffset = takesQueueOffset(encoded.sysFlag());
-            return write(single, 1, encoded.recordBytes(), message.topic(), message.queueId(), takesOffset);
-        } catch (RejectedMessageException e) {
-            return AppendResult.rejected(e.status(), e.getMessage());
-        } finally {
-            single[0] = null;
-            appending.set(false);
-        }
+        return writer.append(message);
     }
 
     /**
@@ -143,74 +112,12 @@ public final class MessageStore implements AutoCloseable {
      * segment: every message is stored or none is. Writer thread only.
      */
     public AppendResult appendBatch(List<MessageToStore> messages) {
-        enterWriter();
-        try {
-            AppendResult refusal = refusal();
-            if (refusal != null) {
-                return refusal;
-            }
-            EncodedMessage[] encoded = encodeBatch(messages);
-            long totalBytes = 0;
-            for (EncodedMessage message : encoded) {
-                totalBytes += message.recordBytes();
-            }
-            if (totalBytes + 8 > config.mappedFileSizeCommitLog()) {
-                return AppendResult.rejected(AppendStatus.MESSAGE_ILLEGAL, "batch of " + totalBytes
-                        + " bytes does not fit a mappedFileSizeCommitLog=" + config.mappedFileSizeCommitLog() + " segment");
-            }
-            MessageToStore first = messages.get(0);
-            return write(encoded, encoded.length, (int) totalBytes, first.topic(), first.queueId(), true);
-        } catch (RejectedMessageException e) {
-            return AppendResult.rejected(e.status(), e.getMessage());
-        } finally {
-            appending.set(false);
-        }
-    }
-
-    private EncodedMessage[] encodeBatch(List<MessageToStore> messages) throws RejectedMessageException {
-        if (messages.isEmpty()) {
-            throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL, "empty batch");
-        }
-        MessageToStore first = messages.get(0);
-        EncodedMessage[] encoded = new EncodedMessage[messages.size()];
-        for (int i = 0; i < encoded.length; i++) {
-            MessageToStore message = messages.get(i);
-            if (!message.topic().equals(first.topic()) || message.queueId() != first.queueId()) {
-                throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL, "batch mixes " + first.topic() + "-"
-                        + first.queueId() + " with " + message.topic() + "-" + message.queueId());
-            }
-            encoded[i] = encoder.encode(message);
-            if (!takesQueueOffset(encoded[i].sysFlag())) {
-                throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL,
-                        "prepared or rolled-back transaction messages cannot be batched");
-            }
-        }
-        return encoded;
-    }
-
-    private AppendResult write(EncodedMessage[] messages, int count, int totalBytes, String topic, int queueId,
-                               boolean takesOffset) {
-        long queueOffset = takesOffset ? queueOffsets.take(topic, queueId, count) : 0;
-        long storeTimestamp = nextStoreTimestamp();
-        long commitLogOffset = commitLog.append(messages, count, totalBytes, queueOffset, storeTimestamp);
-        if (commitLogOffset < 0) {
-            if (takesOffset) {
-                queueOffsets.giveBack(topic, queueId, count);
-            }
-            return AppendResult.rejected(AppendStatus.DISK_FULL, "no room for a new "
-                    + config.mappedFileSizeCommitLog() + "-byte commit log segment under " + config.storePathRootDir());
-        }
-        dispatcher.wakeup();
-        CompletableFuture<FlushStatus> durability = config.flushDiskType() == FlushDiskType.SYNC_FLUSH
-                ? flusher.awaitDurable(commitLogOffset + totalBytes)
-                : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
-        return new AppendResult(AppendStatus.PUT_OK, commitLogOffset, takesOffset ? queueOffset : 0, count,
-                totalBytes, storeTimestamp, commitLog.storeHost(), durability, null);
+        return writer.appendBatch(messages);
     }
 
     /** Forces everything appended so far, whatever the flush mode; returns the durable offset. Any thread. */
     public long flush() {
-        FlushStatus status = flusher.awaitDurable(commitLog.maxOffset()).join();
+        FlushStatus status = services.flusher().awaitDurable(commitLog.maxOffset()).join();
         if (status != FlushStatus.FLUSH_OK) {
             throw new IllegalStateException("flush did not complete within syncFlushTimeoutMs="
                     + config.syncFlushTimeoutMs());
@@ -295,7 +202,7 @@ public final class MessageStore implements AutoCloseable {
 
     /** Deletes the topic's ConsumeQueues and offsets. Only for a topic that no longer receives appends. */
     public void deleteTopic(String topic) {
-        queueOffsets.removeTopic(topic);
+        writer.removeTopic(topic);
         queues.deleteTopic(topic);
     }
 
@@ -316,18 +223,19 @@ public final class MessageStore implements AutoCloseable {
         int segmentCount = commitLog.segments().segments().length;
         return new StoreStats(commitLog.minOffset(), commitLog.maxOffset(), commitLog.flushedOffset(),
                 dispatcher.dispatchedOffset(), (long) segmentCount * config.mappedFileSizeCommitLog(), segmentCount,
-                retention.diskUsedPercent(), retention.isReadOnly(), flusher.forceCount(), flusher.lastForceMicros(),
-                flusher.maxForceMicros());
+                services.retention().diskUsedPercent(), services.retention().isReadOnly(),
+                services.flusher().forceCount(), services.flusher().lastForceMicros(),
+                services.flusher().maxForceMicros());
     }
 
     /** Runs retention now (it also runs every retentionCheckIntervalMs); returns segments deleted. */
     public int runRetention() {
-        return retention.runOnce();
+        return services.retention().runOnce();
     }
 
     /** True when the disk passed diskCriticalRatio and appends are refused. */
     public boolean isReadOnly() {
-        return retention.isReadOnly();
+        return services.retention().isReadOnly();
     }
 
     public StoreConfig config() {
@@ -336,175 +244,19 @@ public final class MessageStore implements AutoCloseable {
 
     /**
      * Clean shutdown: refuses new appends, dispatches and forces everything, writes the checkpoint, removes the
-     * abort file and releases the directory lock. Call it after the writer stopped appending.
+     * abort file and releases the directory lock. An append running when close is called completes first; later
+     * appends return SERVICE_NOT_AVAILABLE.
      */
     @Override
-    public void close() {
+    public synchronized void close() {
         if (closed) {
             return;
         }
         closed = true;
-        scheduler.shutdown();
-        dispatcher.shutdown();
-        flusher.shutdown();
-        join(dispatcherThread);
-        join(flusherThread);
-        awaitScheduler();
-        commitLog.flush();
-        flushLogics();
+        writer.stop();
+        services.stop();
         files.removeAbortFile();
         files.unlock();
         log.info("store {} closed at commit log offset {}", config.storePathRootDir(), commitLog.maxOffset());
-    }
-
-    // ---------------------------------------------------------------- lifecycle helpers
-
-    private void recoverQueues(StoreRecovery.Outcome outcome, boolean clean) {
-        long end = outcome.endOffset();
-        for (ConsumeQueue queue : queues.all()) {
-            queue.blankAfter(end);
-        }
-        boolean rebuild = queues.rebuildNeeded();
-        long checkpointed = checkpoint.existed()
-                ? Math.max(commitLog.minOffset(), Math.min(checkpoint.dispatchedFlushedOffset(), end))
-                : commitLog.minOffset();
-        if (!clean) {
-            index.resumeAfter(checkpointed - 1);
-        }
-        long dispatchStart = rebuild ? commitLog.minOffset() : checkpointed;
-        outcome.damaged().forEach(range -> damaged.put(range.commitLogOffset(), range));
-        dispatcher = new Dispatcher(commitLog, queues, index, options.tagsCodes(),
-                range -> damaged.putIfAbsent(range.commitLogOffset(), range), dispatchStart);
-        long redispatched = dispatcher.dispatchUpTo(end);
-        for (ConsumeQueue queue : queues.all()) {
-            queue.deleteBelow(commitLog.minOffset());
-            queueOffsets.seed(queue.topic(), queue.queueId(), queue.maxOffset());
-        }
-        recoveryReport = new RecoveryReport(clean, outcome.walkedFromOffset(), end, outcome.truncatedTail(),
-                List.copyOf(damaged.values()), rebuild, redispatched);
-        log.info("store recovered: {}", recoveryReport);
-    }
-
-    private void start() {
-        flusher = new CommitLogFlusher(new CommitLogForceTarget(commitLog), config.flushIntervalCommitLogMs(),
-                config.flushCommitLogLeastPages(), config.flushCommitLogThoroughIntervalMs(),
-                config.syncFlushTimeoutMs());
-        retention = new RetentionService(config, commitLog, queues, index, options.disk(), options.clock(),
-                options.zone());
-        retention.runOnce();
-        flushLogics();
-        files.createAbortFile();
-        flusherThread = startThread(flusher, "vrmq-store-flusher");
-        dispatcherThread = startThread(dispatcher, "vrmq-store-dispatcher");
-        scheduler = Executors.newScheduledThreadPool(2, runnable -> {
-            Thread thread = new Thread(runnable, "vrmq-store-scheduler");
-            thread.setDaemon(true);
-            return thread;
-        });
-        long timeoutCheckMs = Math.max(1, config.syncFlushTimeoutMs() / 10);
-        scheduler.scheduleWithFixedDelay(guarded(flusher::expireWaiters), timeoutCheckMs, timeoutCheckMs,
-                TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(guarded(this::flushLogics), config.flushIntervalConsumeQueueMs(),
-                config.flushIntervalConsumeQueueMs(), TimeUnit.MILLISECONDS);
-        scheduler.scheduleWithFixedDelay(guarded(retention::runOnce), config.retentionCheckIntervalMs(),
-                config.retentionCheckIntervalMs(), TimeUnit.MILLISECONDS);
-    }
-
-    /** Forces ConsumeQueues and index, then records in the checkpoint how far they are complete. */
-    private void flushLogics() {
-        long dispatched = dispatcher.dispatchedOffset();   // read first: everything below it is in the files we force
-        for (ConsumeQueue queue : queues.all()) {
-            queue.flush();
-        }
-        index.flush();
-        checkpoint.write(options.clock().millis(), commitLog.flushedOffset(), dispatched);
-    }
-
-    private Runnable guarded(Runnable task) {
-        return () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                log.error("store background task failed", e);
-            }
-        };
-    }
-
-    private static Thread startThread(Runnable body, String name) {
-        Thread thread = new Thread(body, name);
-        thread.setDaemon(true);
-        thread.start();
-        return thread;
-    }
-
-    private static void join(Thread thread) {
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping " + thread.getName(), e);
-        }
-    }
-
-    private void awaitScheduler() {
-        try {
-            if (!scheduler.awaitTermination(30, TimeUnit.SECONDS)) {
-                log.warn("store scheduler still busy after 30 s at close");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    private void enterWriter() {
-        if (!appending.compareAndSet(false, true)) {
-            throw new IllegalStateException("concurrent append on " + Thread.currentThread().getName()
-                    + ": MessageStore has a single writer; hand appends to one thread");
-        }
-    }
-
-    private AppendResult refusal() {
-        if (closed) {
-            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
-        }
-        if (retention.isReadOnly()) {
-            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is read-only: disk "
-                    + Math.round(retention.diskUsedPercent()) + "% used >= diskCriticalRatio "
-                    + config.diskCriticalRatio() + "%");
-        }
-        return null;
-    }
-
-    /** Store times never go backwards along the log, so time search stays a binary search. */
-    private long nextStoreTimestamp() {
-        long now = options.clock().millis();
-        if (now < lastStoreTimestamp) {
-            now = lastStoreTimestamp;
-        }
-        lastStoreTimestamp = now;
-        return now;
-    }
-
-    private static boolean takesQueueOffset(int sysFlag) {
-        int type = sysFlag & TRANSACTION_TYPE_MASK;
-        return type != TRANSACTION_PREPARED && type != TRANSACTION_ROLLBACK;
-    }
-
-    /** Adapts the CommitLog to the flusher. */
-    private record CommitLogForceTarget(CommitLog commitLog) implements ForceTarget {
-        @Override
-        public long writtenOffset() {
-            return commitLog.maxOffset();
-        }
-
-        @Override
-        public long flushedOffset() {
-            return commitLog.flushedOffset();
-        }
-
-        @Override
-        public long force() {
-            return commitLog.flush();
-        }
     }
 }

@@ -97,13 +97,13 @@ public record StoreConfig(
     }
 
     /**
-     * Builds a config from plain values (as parsed from broker JSON): missing keys take RocketMQ's defaults.
-     * storeHost is "host:port".
+     * Builds a config from plain values (as parsed from broker JSON): missing keys take RocketMQ's defaults, except
+     * storePathRootDir, which is required. storeHost is "host:port".
      */
     public static StoreConfig from(Map<String, ?> values) {
         ConfigValues v = new ConfigValues(values);
         return new StoreConfig(
-                Path.of(v.string("storePathRootDir", System.getProperty("user.home") + "/store")),
+                v.path("storePathRootDir"),
                 v.integer("mappedFileSizeCommitLog", 1024 * 1024 * 1024),
                 v.integer("mappedFileSizeConsumeQueue", 300_000 * CONSUME_QUEUE_ENTRY_BYTES),
                 FlushDiskType.valueOf(v.string("flushDiskType", FlushDiskType.ASYNC_FLUSH.name())),

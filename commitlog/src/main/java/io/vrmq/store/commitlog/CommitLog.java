@@ -20,6 +20,13 @@ import org.slf4j.LoggerFactory;
  * {@code mappedFileSizeCommitLog} bytes. A record (or a whole batch) never spans two segments: when it does not fit
  * with room for the blank filler, the filler ends the segment and the record starts the next one.
  *
+ * <p>Disk space: segment files are created sparse (mapped at full size, blocks allocated as pages are written).
+ * Before creating one the writer checks that the disk has room for the whole segment and refuses the append with
+ * DISK_FULL otherwise; the store also turns read-only past {@code diskCriticalRatio}. If another process fills the
+ * disk after that check, a write to an unallocated page of the mapping would fault (SIGBUS): keep the critical
+ * ratio well below 100 %. Writing zeroes ahead of the writer (as RocketMQ's warm-up option does) would close that
+ * gap at the cost of writing every segment twice; not done yet.
+ *
  * <p>Threads: exactly one writer calls {@link #append}; it publishes each append by raising {@link #maxOffset()}
  * (volatile) after the bytes are in place, so any thread may read records below a max offset it has seen. The
  * flusher calls {@link #flush()}. Retention calls {@link #deleteOldestSegment()}.

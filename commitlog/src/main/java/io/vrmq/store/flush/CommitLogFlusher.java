@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * <li>Group commit (both modes): appends that want durability register a waiter; the thread takes every waiter
  * registered so far and does ONE force for all of them. Waiters that arrive during a force are served by the next
  * one, so with N concurrent writers there are far fewer forces than messages.</li>
- * <li>Interval flush (the durability rule of ASYNC_FLUSH; harmless under SYNC_FLUSH): every {@code flushIntervalCommitLogMs} it forces when at least {@code flushCommitLogLeastPages}
- * pages are dirty, or everything once {@code flushCommitLogThoroughIntervalMs} has passed. A crash of the machine
+ * <li>Interval flush (the durability rule of ASYNC_FLUSH; harmless under SYNC_FLUSH): every
+ * {@code flushIntervalCommitLogMs} it forces when at least {@code flushCommitLogLeastPages} pages are dirty, or everything once {@code flushCommitLogThoroughIntervalMs} has passed. A crash of the machine
  * (not just the process) can therefore lose what was written since the last force: at most one interval's worth of
  * appends, or a few pages more when the writes were slow. A killed process loses nothing that reached the mapped
  * pages: the kernel still writes them.</li>

@@ -1,6 +1,5 @@
 package io.vrmq.store.format;
 
-import java.net.Inet6Address;
 import java.net.InetSocketAddress;
 
 /** A host as a record stores it: raw address bytes (4 or 16) and port. Immutable. */
@@ -20,10 +19,5 @@ public record HostAddress(byte[] address, int port) {
 
     public boolean isIpv6() {
         return address.length == 16;
-    }
-
-    /** The IPv6 address of an InetSocketAddress, for callers that build sys flags. */
-    static boolean isIpv6(InetSocketAddress socketAddress) {
-        return socketAddress.getAddress() instanceof Inet6Address;
     }
 }

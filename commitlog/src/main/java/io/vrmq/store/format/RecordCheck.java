@@ -37,7 +37,8 @@ public final class RecordCheck {
         int bodyPosition = RecordReader.bodyPosition(segment, position);
         int bodyLength = RecordReader.bodyLength(segment, position);
         int storedCrc = segment.getInt(position + RecordLayout.BODY_CRC_OFFSET);
-        return BodyCrc.of(segment, bodyPosition, bodyLength) == storedCrc ? RecordState.VALID : RecordState.CRC_MISMATCH;
+        boolean intact = BodyCrc.of(segment, bodyPosition, bodyLength) == storedCrc;
+        return intact ? RecordState.VALID : RecordState.CRC_MISMATCH;
     }
 
     /** Cheap test used when scanning for the next record: magic and physical offset only. */

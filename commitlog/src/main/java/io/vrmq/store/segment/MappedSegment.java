@@ -51,8 +51,8 @@ public final class MappedSegment {
              FileChannel channel = raf.getChannel()) {
             long length = raf.length();
             if (length > capacityBytes) {
-                throw new IllegalStateException("segment " + file + " is " + length + " bytes, more than the configured "
-                        + capacityBytes + "; refusing to map it (was the segment size setting changed?)");
+                throw new IllegalStateException("segment " + file + " is " + length + " bytes, more than the "
+                        + "configured " + capacityBytes + "; refusing to map it (was the segment size setting changed?)");
             }
             if (length < capacityBytes) {
                 raf.setLength(capacityBytes);

@@ -1,0 +1,61 @@
+package io.vrmq.store;
+
+import io.vrmq.store.checkpoint.Checkpoint;
+import io.vrmq.store.commitlog.CommitLog;
+import io.vrmq.store.dispatch.Dispatcher;
+import io.vrmq.store.dispatch.TagsCodeFunction;
+import io.vrmq.store.index.IndexService;
+import io.vrmq.store.queue.ConsumeQueue;
+import io.vrmq.store.queue.ConsumeQueueTable;
+import io.vrmq.store.queue.QueueOffsets;
+import java.util.List;
+import java.util.concurrent.ConcurrentSkipListMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Second half of recovery, after {@link StoreRecovery} fixed the CommitLog's end: ConsumeQueue entries past that
+ * end become blanks (their offsets stay taken), then the dispatcher replays the CommitLog from the checkpoint - or
+ * from the oldest segment when a ConsumeQueue had to be rebuilt - and the writer's queue counters start from the
+ * recovered ConsumeQueues. Runs once, on the opening thread.
+ */
+final class QueueRecovery {
+    private static final Logger log = LoggerFactory.getLogger(QueueRecovery.class);
+
+    private QueueRecovery() {
+    }
+
+    record Result(Dispatcher dispatcher, QueueOffsets queueOffsets, ConcurrentSkipListMap<Long, DamagedRange> damaged,
+                  RecoveryReport report) {
+    }
+
+    static Result recover(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, Checkpoint checkpoint,
+                          StoreRecovery.Outcome outcome, boolean clean, TagsCodeFunction tagsCodes) {
+        long end = outcome.endOffset();
+        for (ConsumeQueue queue : queues.all()) {
+            queue.blankAfter(end);
+        }
+        long checkpointed = checkpoint.existed()
+                ? Math.max(commitLog.minOffset(), Math.min(checkpoint.dispatchedFlushedOffset(), end))
+                : commitLog.minOffset();
+        if (!clean) {
+            index.resumeAfter(checkpointed - 1);   // index entries past the checkpoint may not have reached disk
+        }
+        boolean rebuild = queues.rebuildNeeded();
+        long dispatchStart = rebuild ? commitLog.minOffset() : checkpointed;
+        ConcurrentSkipListMap<Long, DamagedRange> damaged = new ConcurrentSkipListMap<>();
+        outcome.damaged().forEach(range -> damaged.put(range.commitLogOffset(), range));
+        Dispatcher dispatcher = new Dispatcher(commitLog, queues, index, tagsCodes,
+                range -> damaged.putIfAbsent(range.commitLogOffset(), range), dispatchStart);
+        long redispatched = dispatcher.dispatchUpTo(end);
+        QueueOffsets queueOffsets = new QueueOffsets();
+        for (ConsumeQueue queue : queues.all()) {
+            queue.deleteBelow(commitLog.minOffset());
+            queueOffsets.seed(queue.topic(), queue.queueId(), queue.maxOffset());
+        }
+        RecoveryReport report = new RecoveryReport(clean, outcome.walkedFromOffset(), end, outcome.truncatedTail(),
+                List.copyOf(damaged.values()), rebuild, redispatched);
+        log.info("store recovered: {}", report);
+        return new Result(dispatcher, queueOffsets, damaged, report);
+    }
+}

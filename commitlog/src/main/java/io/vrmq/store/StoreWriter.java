@@ -1,0 +1,186 @@
+package io.vrmq.store;
+
+import io.vrmq.store.commitlog.CommitLog;
+import io.vrmq.store.dispatch.Dispatcher;
+import io.vrmq.store.flush.CommitLogFlusher;
+import io.vrmq.store.format.EncodedMessage;
+import io.vrmq.store.queue.QueueOffsets;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then a wakeup for the dispatcher
+ * and (SYNC_FLUSH) a durability future from the flusher.
+ *
+ * <p>Single writer: calls must not overlap. A CAS guard turns an overlapping call into IllegalStateException rather
+ * than serialising it silently (a lock would hide a broker bug and cost every append). The guard also lets
+ * {@link #stop} wait for an append in progress.
+ */
+final class StoreWriter {
+    private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
+    private static final int TRANSACTION_PREPARED = 0x1 << 2;
+    private static final int TRANSACTION_ROLLBACK = 0x3 << 2;
+
+    private final StoreConfig config;
+    private final MessageEncoder encoder;
+    private final CommitLog commitLog;
+    private final QueueOffsets queueOffsets;
+    private final Dispatcher dispatcher;
+    private final CommitLogFlusher flusher;
+    private final RetentionService retention;
+    private final InstantSource clock;
+    private final AtomicBoolean appending = new AtomicBoolean();
+    private final EncodedMessage[] single = new EncodedMessage[1];
+    private long lastStoreTimestamp;
+    private volatile boolean stopped;
+
+    StoreWriter(StoreConfig config, CommitLog commitLog, QueueOffsets queueOffsets, Dispatcher dispatcher,
+                CommitLogFlusher flusher, RetentionService retention, InstantSource clock) {
+        this.config = config;
+        this.encoder = new MessageEncoder(config.maxMessageSize(), config.mappedFileSizeCommitLog(),
+                commitLog.storeHost());
+        this.commitLog = commitLog;
+        this.queueOffsets = queueOffsets;
+        this.dispatcher = dispatcher;
+        this.flusher = flusher;
+        this.retention = retention;
+        this.clock = clock;
+    }
+
+    AppendResult append(MessageToStore message) {
+        enter();
+        try {
+            AppendResult refusal = refusal();
+            if (refusal != null) {
+                return refusal;
+            }
+            EncodedMessage encoded = encoder.encode(message);
+            single[0] = encoded;
+            return write(single, 1, encoded.recordBytes(), message.topic(), message.queueId(),
+                    takesQueueOffset(encoded.sysFlag()));
+        } catch (RejectedMessageException e) {
+            return AppendResult.rejected(e.status(), e.getMessage());
+        } finally {
+            single[0] = null;
+            appending.set(false);
+        }
+    }
+
+    AppendResult appendBatch(List<MessageToStore> messages) {
+        enter();
+        try {
+            AppendResult refusal = refusal();
+            if (refusal != null) {
+                return refusal;
+            }
+            EncodedMessage[] encoded = encodeBatch(messages);
+            long totalBytes = 0;
+            for (EncodedMessage message : encoded) {
+                totalBytes += message.recordBytes();
+            }
+            if (totalBytes + 8 > config.mappedFileSizeCommitLog()) {
+                return AppendResult.rejected(AppendStatus.MESSAGE_ILLEGAL, "batch of " + totalBytes
+                        + " bytes does not fit a mappedFileSizeCommitLog=" + config.mappedFileSizeCommitLog()
+                        + " segment");
+            }
+            MessageToStore first = messages.get(0);
+            return write(encoded, encoded.length, (int) totalBytes, first.topic(), first.queueId(), true);
+        } catch (RejectedMessageException e) {
+            return AppendResult.rejected(e.status(), e.getMessage());
+        } finally {
+            appending.set(false);
+        }
+    }
+
+    /** Forgets the topic's queue counters (topic deletion): its next append starts at offset 0 again. */
+    void removeTopic(String topic) {
+        queueOffsets.removeTopic(topic);
+    }
+
+    /** Refuses appends from now on, after waiting for one in progress. */
+    void stop() {
+        while (!appending.compareAndSet(false, true)) {
+            Thread.onSpinWait();   // an append in progress finishes first: it must be dispatched and forced
+        }
+        stopped = true;
+        appending.set(false);
+    }
+
+    private EncodedMessage[] encodeBatch(List<MessageToStore> messages) throws RejectedMessageException {
+        if (messages.isEmpty()) {
+            throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL, "empty batch");
+        }
+        MessageToStore first = messages.get(0);
+        EncodedMessage[] encoded = new EncodedMessage[messages.size()];
+        for (int i = 0; i < encoded.length; i++) {
+            MessageToStore message = messages.get(i);
+            if (!message.topic().equals(first.topic()) || message.queueId() != first.queueId()) {
+                throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL, "batch mixes " + first.topic() + "-"
+                        + first.queueId() + " with " + message.topic() + "-" + message.queueId());
+            }
+            encoded[i] = encoder.encode(message);
+            if (!takesQueueOffset(encoded[i].sysFlag())) {
+                throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL,
+                        "prepared or rolled-back transaction messages cannot be batched");
+            }
+        }
+        return encoded;
+    }
+
+    private AppendResult write(EncodedMessage[] messages, int count, int totalBytes, String topic, int queueId,
+                               boolean takesOffset) {
+        long queueOffset = takesOffset ? queueOffsets.take(topic, queueId, count) : 0;
+        long storeTimestamp = nextStoreTimestamp();
+        long commitLogOffset = commitLog.append(messages, count, totalBytes, queueOffset, storeTimestamp);
+        if (commitLogOffset < 0) {
+            if (takesOffset) {
+                queueOffsets.giveBack(topic, queueId, count);
+            }
+            return AppendResult.rejected(AppendStatus.DISK_FULL, "no room for a new "
+                    + config.mappedFileSizeCommitLog() + "-byte commit log segment under " + config.storePathRootDir());
+        }
+        dispatcher.wakeup();
+        CompletableFuture<FlushStatus> durability = config.flushDiskType() == FlushDiskType.SYNC_FLUSH
+                ? flusher.awaitDurable(commitLogOffset + totalBytes)
+                : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
+        return new AppendResult(AppendStatus.PUT_OK, commitLogOffset, queueOffset, count, totalBytes,
+                storeTimestamp, commitLog.storeHost(), durability, null);
+    }
+
+    private void enter() {
+        if (!appending.compareAndSet(false, true)) {
+            throw new IllegalStateException("concurrent append on " + Thread.currentThread().getName()
+                    + ": MessageStore has a single writer; hand appends to one thread");
+        }
+    }
+
+    private AppendResult refusal() {
+        if (stopped) {
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
+        }
+        if (retention.isReadOnly()) {
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is read-only: disk "
+                    + Math.round(retention.diskUsedPercent()) + "% used >= diskCriticalRatio "
+                    + config.diskCriticalRatio() + "%");
+        }
+        return null;
+    }
+
+    /** Store times never go backwards along the log, so time search stays a binary search. */
+    private long nextStoreTimestamp() {
+        long now = clock.millis();
+        if (now < lastStoreTimestamp) {
+            now = lastStoreTimestamp;
+        }
+        lastStoreTimestamp = now;
+        return now;
+    }
+
+    /** Prepared and rolled-back transaction records take no queue offset (RocketMQ writes 0 and no entry). */
+    private static boolean takesQueueOffset(int sysFlag) {
+        int type = sysFlag & TRANSACTION_TYPE_MASK;
+        return type != TRANSACTION_PREPARED && type != TRANSACTION_ROLLBACK;
+    }
+}
