@@ -1,10 +1,20 @@
 package io.vrmq.broker;
 
+import io.vrmq.broker.admin.BrokerInfoProcessor;
+import io.vrmq.broker.admin.ClientConnectionProcessor;
+import io.vrmq.broker.admin.ConsumeStatsProcessor;
+import io.vrmq.broker.admin.GroupAdminProcessor;
+import io.vrmq.broker.admin.QueueLockProcessor;
+import io.vrmq.broker.admin.QueueLockTable;
+import io.vrmq.broker.admin.ResetOffsetProcessor;
+import io.vrmq.broker.admin.SystemTopicNames;
+import io.vrmq.broker.admin.TopicAdminProcessor;
 import io.vrmq.broker.longpoll.PullHoldService;
 import io.vrmq.broker.processor.ClientManageProcessor;
 import io.vrmq.broker.processor.DeliveryRouting;
 import io.vrmq.broker.processor.OffsetProcessor;
 import io.vrmq.broker.processor.PullMessageProcessor;
+import io.vrmq.broker.processor.QueryMessageProcessor;
 import io.vrmq.broker.processor.SendMessageProcessor;
 import io.vrmq.broker.processor.TopicResolver;
 import io.vrmq.remoting.transport.ProcessorTable;
@@ -22,6 +32,17 @@ final class BrokerProcessors {
         new PullMessageProcessor(broker, holds).registerInto(table);
         new ClientManageProcessor(broker, topics).registerInto(table);
         new OffsetProcessor(broker).registerInto(table);
+        SystemTopicNames systemTopics = new SystemTopicNames(broker.config());
+        new TopicAdminProcessor(broker, systemTopics).registerInto(table);
+        new BrokerInfoProcessor(broker, System.currentTimeMillis()).registerInto(table);
+        new GroupAdminProcessor(broker).registerInto(table);
+        new ClientConnectionProcessor(broker).registerInto(table);
+        new ConsumeStatsProcessor(broker).registerInto(table);
+        new ResetOffsetProcessor(broker).registerInto(table);
+        new QueueLockProcessor(broker, new QueueLockTable(System::currentTimeMillis,
+            QueueLockTable.DEFAULT_MAX_LIVE_TIME_MS)).registerInto(table);
+        new QueryMessageProcessor(broker).registerInto(table);
+        new io.vrmq.broker.retry.SendBackProcessor(broker, topics, routing).registerInto(table);
         return table.build();
     }
 }

@@ -12,6 +12,7 @@ import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.schedule.DeliveryServices;
 import io.vrmq.broker.store.ScheduleTagsCode;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.broker.topic.SystemTopics;
@@ -50,6 +51,7 @@ public final class BrokerVerticle extends VerticleBase {
     private BrokerContext context;
     private NameServerRegistrar registrar;
     private RemotingClient namesrvClient;
+    private DeliveryServices deliveries;
 
     public BrokerVerticle(JsonObject rawConfig) {
         this.rawConfig = rawConfig;
@@ -91,6 +93,8 @@ public final class BrokerVerticle extends VerticleBase {
             .compose(listening -> startRegistration(topics, json, identity))
             .onSuccess(started -> {
                 startPeriodicTasks(offsets, clients);
+                deliveries = DeliveryServices.start(vertx, context, (topic, queueId, maxOffset, tagsCode, storeTime) ->
+                    holds.onDispatched(topic, queueId, maxOffset));
                 announce(brokerAddr, root);
             });
     }
@@ -152,6 +156,7 @@ public final class BrokerVerticle extends VerticleBase {
                 .toList()))
             .eventually(() -> context == null ? Future.succeededFuture()
                 : Future.join(context.offsets().persistIfDirty(), context.topics().persist()))
+            .eventually(() -> deliveries == null ? Future.succeededFuture() : deliveries.stop())
             .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
             .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())
             .onComplete(done -> log.info("broker stopped"));

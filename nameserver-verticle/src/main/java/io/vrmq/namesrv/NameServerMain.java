@@ -3,7 +3,6 @@ package io.vrmq.namesrv;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
-import io.vertx.core.VertxOptions;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vrmq.remoting.launch.RoleLauncher;
@@ -20,8 +19,8 @@ public final class NameServerMain {
 
     public static void main(String[] args) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        RoleLauncher.run(args, DEFAULTS_RESOURCE, () -> Vertx.builder()
-                .with(new VertxOptions().setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+        RoleLauncher.run(args, DEFAULTS_RESOURCE, options -> Vertx.builder()
+                .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build(),
             config -> new NameServerVerticle(config, registry));

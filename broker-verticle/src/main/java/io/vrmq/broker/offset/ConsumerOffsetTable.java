@@ -97,6 +97,13 @@ public final class ConsumerOffsetTable {
         }
     }
 
+    /** Forgets every offset {@code group} committed (DELETE_SUBSCRIPTIONGROUP with cleanOffset). */
+    public void removeGroup(String group) {
+        if (offsets.keySet().removeIf(key -> key.substring(key.lastIndexOf(SEPARATOR) + 1).equals(group))) {
+            isDirty = true;
+        }
+    }
+
     /** Writes the table if anything changed since the last write. */
     public Future<Void> persistIfDirty() {
         if (!isDirty) {

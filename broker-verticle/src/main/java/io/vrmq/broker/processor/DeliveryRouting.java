@@ -2,7 +2,9 @@ package io.vrmq.broker.processor;
 
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
+import io.vrmq.broker.timer.TimerRouting;
 import io.vrmq.broker.topic.TopicNames;
+import io.vrmq.remoting.body.Permission;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
 
@@ -12,19 +14,28 @@ import java.util.concurrent.ThreadLocalRandom;
 /**
  * Where a message is really stored, RocketMQ's rules: a retry message past its group's max reconsume times goes to
  * the group's dead-letter topic; a message with a delay level goes to SCHEDULE_TOPIC_XXXX (queue = level - 1) with
- * its real topic and queue kept in REAL_TOPIC / REAL_QID until the schedule service delivers it.
+ * its real topic and queue kept in REAL_TOPIC / REAL_QID until the schedule service delivers it; a message with a
+ * deliver time (TIMER_*) goes to the timer topic the same way (see {@link TimerRouting}). A delay level wins over a
+ * deliver time. Neither applies to a transaction's prepared or rolled-back message.
  * Rewrites {@code properties} in place. Thread-safe.
  */
 public final class DeliveryRouting {
-    /** sysFlag bits 2-3: a transaction's prepared (half) message is never delayed. */
+    /** sysFlag bits 2-3: transaction type. Only plain (0) and committed messages may be delayed or timed. */
     private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
+    private static final int TRANSACTION_COMMIT_TYPE = 0x2 << 2;
 
     private final BrokerContext broker;
     private final TopicResolver topics;
+    private final TimerRouting timer;
 
     public DeliveryRouting(BrokerContext broker, TopicResolver topics) {
+        this(broker, topics, TimerRouting.systemClock());
+    }
+
+    public DeliveryRouting(BrokerContext broker, TopicResolver topics, TimerRouting timer) {
         this.broker = broker;
         this.topics = topics;
+        this.timer = timer;
     }
 
     /** Where to store a message sent to {@code topic}/{@code queueId}. */
@@ -36,9 +47,18 @@ public final class DeliveryRouting {
                 return toDeadLetter(group, properties);
             }
         }
+        int transactionType = sysFlag & TRANSACTION_TYPE_MASK;
+        if (transactionType != 0 && transactionType != TRANSACTION_COMMIT_TYPE) {
+            return new Destination(topic, queueId);
+        }
         int delayLevel = parseInt(properties.get(MessageConst.DELAY_TIME_LEVEL));
-        if (delayLevel > 0 && (sysFlag & TRANSACTION_TYPE_MASK) == 0) {
+        if (delayLevel > 0) {
+            TimerRouting.dropTimerProperties(properties);
             return toSchedule(topic, queueId, delayLevel, properties);
+        }
+        if (TimerRouting.isTimerRequest(topic, properties) && timer.holdUntilDue(topic, queueId, properties)) {
+            broker.topics().putIfAbsent(TopicConfig.of(TimerRouting.TIMER_TOPIC, 1, Permission.READ_WRITE));
+            return new Destination(TimerRouting.TIMER_TOPIC, TimerRouting.TIMER_QUEUE_ID);
         }
         return new Destination(topic, queueId);
     }

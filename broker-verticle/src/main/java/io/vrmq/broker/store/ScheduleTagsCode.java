@@ -1,6 +1,7 @@
 package io.vrmq.broker.store;
 
 import io.vrmq.broker.DelayLevels;
+import io.vrmq.broker.timer.TimerRouting;
 import io.vrmq.broker.topic.TopicNames;
 import io.vrmq.remoting.message.MessageConst;
 import io.vrmq.remoting.message.MessageProperties;
@@ -8,8 +9,9 @@ import io.vrmq.store.dispatch.TagsCodeFunction;
 
 /**
  * The broker's tagsCode rule: the tag's hash, except in SCHEDULE_TOPIC_XXXX where it is the deliver time (store
- * time + the level's delay), so the schedule service reads due messages from the ConsumeQueue alone, as RocketMQ does.
- * Called on the store's dispatcher thread; pure.
+ * time + the level's delay), so the schedule service reads due messages from the ConsumeQueue alone, as RocketMQ does,
+ * and in the timer topic where it is TIMER_OUT_MS (the timer slot), so the timer service rebuilds its index from the
+ * ConsumeQueue without reading records. Called on the store's dispatcher thread; pure, never throws.
  */
 public final class ScheduleTagsCode implements TagsCodeFunction {
     private final DelayLevels delayLevels;
@@ -21,11 +23,24 @@ public final class ScheduleTagsCode implements TagsCodeFunction {
 
     @Override
     public long tagsCode(String topic, String properties, long storeTimestamp) {
+        if (TimerRouting.TIMER_TOPIC.equals(topic)) {
+            return timerSlot(properties, storeTimestamp);
+        }
         if (!TopicNames.SCHEDULE_TOPIC.equals(topic)) {
             return tagHash.tagsCode(topic, properties, storeTimestamp);
         }
         String level = MessageProperties.parse(properties).get(MessageConst.DELAY_TIME_LEVEL);
         int delayLevel = level == null ? 1 : Integer.parseInt(level.trim());
         return storeTimestamp + delayLevels.delayMs(delayLevel);
+    }
+
+    /** TIMER_OUT_MS; a record without a readable one (never written by us) is due at once. */
+    private static long timerSlot(String properties, long storeTimestamp) {
+        String timerOut = MessageProperties.parse(properties).get(MessageConst.TIMER_OUT_MS);
+        try {
+            return timerOut == null ? storeTimestamp : Long.parseLong(timerOut.trim());
+        } catch (NumberFormatException e) {
+            return storeTimestamp;
+        }
     }
 }

@@ -196,12 +196,29 @@ public final class RouteTables {
                         key.brokerAddr()));
                 }
             }
-            if (group.removeAddress(key.brokerAddr()) && group.addrsById.isEmpty()) {
-                removeGroupLocked(group);
+            if (group.removeAddress(key.brokerAddr())) {
+                if (group.addrsById.isEmpty()) {
+                    removeGroupLocked(group);
+                } else if (group.enableActingMaster && !group.addrsById.containsKey(BrokerData.MASTER_ID)) {
+                    wipeWritePermLocked(group.brokerName);
+                }
             }
         }
         removed.forEach(broker -> log.info("broker removed: {}", broker));
         return removed;
+    }
+
+    /**
+     * The master of an acting-master group is gone: its queues stay readable on the slaves but take no sends, as
+     * RocketMQ's cleanTopicByUnRegisterRequests does (the route then shows the lowest slave as id 0).
+     */
+    private void wipeWritePermLocked(String brokerName) {
+        for (Map<String, QueueData> queues : topicQueueTable.values()) {
+            QueueData queue = queues.get(brokerName);
+            if (queue != null) {
+                queues.put(brokerName, queue.withPerm(queue.perm() & ~Permission.WRITE));
+            }
+        }
     }
 
     private void removeGroupLocked(BrokerGroup group) {

@@ -2,12 +2,13 @@ package io.vrmq.remoting.launch;
 
 import io.vertx.core.Deployable;
 import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.remoting.config.RoleConfigLoader;
 
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
-import java.util.function.Supplier;
 
 /**
  * Starts one role the way {@code vertx run} would: reads {@code -conf <file>} (optional) over the embedded
@@ -20,10 +21,10 @@ public final class RoleLauncher {
     private RoleLauncher() {
     }
 
-    public static void run(String[] args, String defaultsResource, Supplier<Vertx> vertxFactory,
+    public static void run(String[] args, String defaultsResource, Function<VertxOptions, Vertx> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
         String configPath = configPath(args);
-        Vertx vertx = vertxFactory.get();
+        Vertx vertx = vertxFactory.apply(baseOptions());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(vertx), "vrmq-shutdown"));
         RoleConfigLoader.load(vertx, defaultsResource, configPath)
             .compose(config -> vertx.deployVerticle(verticleFactory.apply(config)))
@@ -32,6 +33,17 @@ public final class RoleLauncher {
                 error.printStackTrace(System.err);
                 System.exit(1);
             });
+    }
+
+    /**
+     * Options every role starts from. The Vert.x file cache is off: Vert.x deletes its cache directory in a JVM
+     * shutdown hook of its own, which runs at the same time as ours, and every file written through
+     * {@code vertx.fileSystem()} during our shutdown (offsets, topics, KV config) would then fail. We read no
+     * classpath resources through the Vert.x file system, so nothing needs the cache.
+     */
+    public static VertxOptions baseOptions() {
+        return new VertxOptions().setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
+            .setClassPathResolvingEnabled(false));
     }
 
     /** The value after {@code -conf} (or {@code --conf}), or {@code null}. */

@@ -1,0 +1,78 @@
+package io.vrmq.broker.admin;
+
+import io.vrmq.broker.BrokerConfig;
+import io.vrmq.store.StoreConfig;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The broker's effective settings as GET_BROKER_CONFIG (26) returns them: a properties text, one {@code name=value}
+ * line each (RocketMQ's MixAll.properties2String, which mqadmin getBrokerConfig reads back with
+ * {@code Properties.load}), under RocketMQ's names where one exists. Secrets (adminToken) are left out. Stateless.
+ */
+final class BrokerConfigText {
+    private BrokerConfigText() {
+    }
+
+    static String of(BrokerConfig broker, StoreConfig store) {
+        Map<String, Object> values = new TreeMap<>();
+        putBroker(values, broker);
+        putStore(values, store);
+        StringBuilder text = new StringBuilder();
+        values.forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
+        return text.toString();
+    }
+
+    private static void putBroker(Map<String, Object> values, BrokerConfig config) {
+        values.put("brokerClusterName", config.brokerClusterName());
+        values.put("brokerName", config.brokerName());
+        values.put("brokerId", config.brokerId());
+        values.put("brokerRole", config.brokerRole());
+        values.put("namesrvAddr", String.join(";", config.namesrvAddrs()));
+        values.put("listenPort", config.listenPort());
+        values.put("bindAddress", config.bindAddress());
+        values.put("brokerIP1", config.brokerIP1());
+        values.put("brokerPermission", config.brokerPermission());
+        values.put("autoCreateTopicEnable", config.autoCreateTopicEnable());
+        values.put("autoCreateSubscriptionGroup", config.autoCreateSubscriptionGroup());
+        values.put("defaultTopicQueueNums", config.defaultTopicQueueNums());
+        values.put("registerNameServerPeriod", config.registerNameServerPeriodMs());
+        values.put("longPollingEnable", config.longPollingEnable());
+        values.put("shortPollingTimeMills", config.shortPollingTimeMs());
+        values.put("maxHeldPullRequests", config.maxHeldPullRequests());
+        values.put("flushConsumerOffsetInterval", config.flushConsumerOffsetIntervalMs());
+        values.put("channelExpiredTimeout", config.channelExpiredTimeoutMs());
+        values.put("clientChannelScanInterval", config.clientChannelScanIntervalMs());
+        values.put("messageDelayLevel", config.messageDelayLevel());
+        values.put("maxReconsumeTimes", config.maxReconsumeTimes());
+        values.put("storeReaderThreads", config.storeReaderThreads());
+        values.put("adminPort", config.adminPort());
+        values.put("adminHost", config.adminHost());
+        values.put("maxFrameBytes", config.limits().maxFrameBytes());
+        values.put("requestTimeoutMs", config.limits().requestTimeoutMs());
+        values.put("maxPendingRequests", config.limits().maxPendingRequests());
+        values.put("maxConnections", config.maxConnections());
+        values.put("shutdownGraceMs", config.shutdownGraceMs());
+    }
+
+    private static void putStore(Map<String, Object> values, StoreConfig config) {
+        values.put("storePathRootDir", config.storePathRootDir());
+        values.put("storePathCommitLog", config.storePathRootDir().resolve("commitlog"));
+        values.put("mappedFileSizeCommitLog", config.mappedFileSizeCommitLog());
+        values.put("mappedFileSizeConsumeQueue", config.mappedFileSizeConsumeQueue());
+        values.put("flushDiskType", config.flushDiskType());
+        values.put("flushIntervalCommitLog", config.flushIntervalCommitLogMs());
+        values.put("flushCommitLogLeastPages", config.flushCommitLogLeastPages());
+        values.put("flushCommitLogThoroughInterval", config.flushCommitLogThoroughIntervalMs());
+        values.put("flushIntervalConsumeQueue", config.flushIntervalConsumeQueueMs());
+        values.put("syncFlushTimeout", config.syncFlushTimeoutMs());
+        values.put("maxMessageSize", config.maxMessageSize());
+        values.put("fileReservedTime", config.fileReservedTimeHours());
+        values.put("deleteWhen", config.deleteWhen());
+        values.put("diskMaxUsedSpaceRatio", config.diskMaxUsedSpaceRatio());
+        values.put("diskCriticalRatio", config.diskCriticalRatio());
+        values.put("maxHashSlotNum", config.maxIndexHashSlots());
+        values.put("maxIndexNum", config.maxIndexCount());
+    }
+}

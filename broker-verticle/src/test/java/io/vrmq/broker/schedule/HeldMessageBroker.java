@@ -1,0 +1,232 @@
+package io.vrmq.broker.schedule;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.NetClientOptions;
+import io.vrmq.broker.BrokerVerticle;
+import io.vrmq.remoting.message.MessageProperties;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingLimits;
+import io.vrmq.remoting.transport.RemotingObserver;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
+
+/**
+ * A broker deployed for one retry, schedule or timer test (no NameServer, a small store in the test's temp dir,
+ * short delay levels) and a remoting client that sends, pulls and sends back as the official client does.
+ * Can be stopped and started again on the same store directory.
+ */
+public final class HeldMessageBroker {
+    /** Level 1 = 1 s, 2 = 2 s, 3 = 1 s (the first retry), 4 = 3 s, then 1 s up to 18. */
+    public static final String SHORT_DELAY_LEVELS = "1s 2s 1s 3s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s";
+    public static final String GROUP = "CG";
+    private static final long POLL_INTERVAL_MS = 50;
+
+    private final Vertx vertx;
+    private final JsonObject config;
+    private final RemotingClient client;
+    private BrokerVerticle verticle;
+    private String deploymentId;
+
+    private HeldMessageBroker(Vertx vertx, JsonObject config) {
+        this.vertx = vertx;
+        this.config = config;
+        this.client = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000),
+            new RemotingLimits(16 * 1024 * 1024, 1024 * 1024, 3_000, 1_024), ProcessorTable.empty(),
+            RemotingObserver.NONE);
+    }
+
+    public static Future<HeldMessageBroker> start(Vertx vertx, Path storeDir) {
+        return start(vertx, storeDir, new JsonObject());
+    }
+
+    public static Future<HeldMessageBroker> start(Vertx vertx, Path storeDir, JsonObject overrides) {
+        HeldMessageBroker broker = new HeldMessageBroker(vertx, config(storeDir).mergeIn(overrides));
+        return broker.deploy().map(broker);
+    }
+
+    private static JsonObject config(Path storeDir) {
+        try (InputStream defaults = HeldMessageBroker.class.getResourceAsStream("/broker-defaults.json")) {
+            JsonObject config = new JsonObject(new String(defaults.readAllBytes(), StandardCharsets.UTF_8));
+            return config.put("listenPort", 0).put("brokerIP1", "127.0.0.1").put("namesrvAddr", "")
+                .put("storePathRootDir", storeDir.toString()).put("mappedFileSizeCommitLog", 4 * 1024 * 1024)
+                .put("maxMessageSize", 1024 * 1024).put("adminPort", -1)
+                .put("messageDelayLevel", SHORT_DELAY_LEVELS);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private Future<Void> deploy() {
+        verticle = new BrokerVerticle(config);
+        return vertx.deployVerticle(verticle).map(id -> {
+            deploymentId = id;
+            return null;
+        });
+    }
+
+    /** Clean stop, then a new broker on the same store directory (a new port). */
+    public Future<HeldMessageBroker> restart() {
+        String oldAddress = address();
+        return vertx.undeploy(deploymentId)
+            .compose(stopped -> client.disconnect(oldAddress).otherwise((Void) null))
+            .compose(disconnected -> deploy())
+            .map(this);
+    }
+
+    public Future<Void> stop() {
+        return vertx.undeploy(deploymentId).eventually(client::close);
+    }
+
+    public String address() {
+        return "127.0.0.1:" + verticle.listenPort();
+    }
+
+    public Future<RemotingCommand> invoke(int code, Map<String, String> extFields, Buffer body) {
+        return client.invoke(address(), RemotingCommand.request(code, extFields, body));
+    }
+
+    /** SEND_MESSAGE_V2 with the one-letter header the official client sends; the reply as it came. */
+    public Future<RemotingCommand> send(String topic, int queueId, Map<String, String> properties, String body) {
+        Map<String, String> header = new HashMap<>();
+        header.put("a", "PG");
+        header.put("b", topic);
+        header.put("c", "TBW102");
+        header.put("d", "4");
+        header.put("e", Integer.toString(queueId));
+        header.put("f", "0");
+        header.put("g", Long.toString(System.currentTimeMillis()));
+        header.put("h", "0");
+        header.put("i", MessageProperties.format(properties));
+        header.put("j", "0");
+        header.put("k", "false");
+        header.put("m", "false");
+        return invoke(RequestCode.SEND_MESSAGE_V2, header, Buffer.buffer(body));
+    }
+
+    /** A send that must succeed; answers the message's commit-log offset (from the offset msgId). */
+    public Future<Long> sendOk(String topic, Map<String, String> properties, String body) {
+        return send(topic, 0, properties, body).map(HeldMessageBroker::requireSuccess).map(response -> {
+            String msgId = response.ext("msgId");
+            return Long.parseUnsignedLong(msgId.substring(msgId.length() - 16), 16);
+        });
+    }
+
+    /** CONSUMER_SEND_MSG_BACK as the official consumer sends it. */
+    public Future<RemotingCommand> sendBack(long commitLogOffset, String group, int delayLevel,
+                                            int maxReconsumeTimes) {
+        Map<String, String> header = new HashMap<>();
+        header.put("offset", Long.toString(commitLogOffset));
+        header.put("group", group);
+        header.put("delayLevel", Integer.toString(delayLevel));
+        header.put("originMsgId", "ORIGIN");
+        header.put("originTopic", "T");
+        header.put("unitMode", "false");
+        header.put("maxReconsumeTimes", Integer.toString(maxReconsumeTimes));
+        return invoke(RequestCode.CONSUMER_SEND_MSG_BACK, header, null);
+    }
+
+    /** PULL_MESSAGE from {@code offset} with subscription "*", no suspend: the stored messages found (maybe none). */
+    public Future<List<StoredMessage>> pull(String topic, int queueId, long offset) {
+        Map<String, String> header = new HashMap<>();
+        header.put("consumerGroup", GROUP);
+        header.put("topic", topic);
+        header.put("queueId", Integer.toString(queueId));
+        header.put("queueOffset", Long.toString(offset));
+        header.put("maxMsgNums", "32");
+        header.put("sysFlag", "4");
+        header.put("commitOffset", "0");
+        header.put("suspendTimeoutMillis", "0");
+        header.put("subscription", "*");
+        header.put("subVersion", "0");
+        header.put("expressionType", "TAG");
+        return invoke(RequestCode.PULL_MESSAGE, header, null).map(response -> {
+            if (response.code() == ResponseCode.SUCCESS) {
+                return decodeAll(response.body());
+            }
+            if (response.code() == ResponseCode.PULL_NOT_FOUND || response.code() == ResponseCode.PULL_OFFSET_MOVED
+                || response.code() == ResponseCode.TOPIC_NOT_EXIST) {
+                return List.of();
+            }
+            throw new AssertionError("pull " + topic + "-" + queueId + ": " + response.code() + " "
+                + response.remark());
+        });
+    }
+
+    /** Polls the queue from offset 0 until it holds at least {@code count} messages; bounded by {@code maxMs}. */
+    public Future<List<StoredMessage>> awaitMessages(String topic, int queueId, int count, long maxMs) {
+        return poll(() -> pull(topic, queueId, 0), found -> found.size() >= count, maxMs);
+    }
+
+    /** Completes after {@code delayMs} (a Vert.x timer, not a sleep). */
+    public Future<Void> pause(long delayMs) {
+        Promise<Void> done = Promise.promise();
+        vertx.setTimer(delayMs, id -> done.complete());
+        return done.future();
+    }
+
+    /** Repeats {@code call} on a timer until {@code isDone} holds; fails after {@code maxMs}. */
+    public <T> Future<T> poll(Supplier<Future<T>> call, Predicate<T> isDone, long maxMs) {
+        Promise<T> done = Promise.promise();
+        attempt(call, isDone, System.currentTimeMillis() + maxMs, done);
+        return done.future();
+    }
+
+    private <T> void attempt(Supplier<Future<T>> call, Predicate<T> isDone, long deadlineMs, Promise<T> done) {
+        call.get().onComplete(result -> {
+            if (result.succeeded() && isDone.test(result.result())) {
+                done.complete(result.result());
+            } else if (System.currentTimeMillis() > deadlineMs) {
+                done.fail(result.failed() ? result.cause() : new AssertionError("condition never held: "
+                    + result.result()));
+            } else {
+                vertx.setTimer(POLL_INTERVAL_MS, id -> attempt(call, isDone, deadlineMs, done));
+            }
+        });
+    }
+
+    public static RemotingCommand requireSuccess(RemotingCommand response) {
+        if (response.code() != ResponseCode.SUCCESS) {
+            throw new AssertionError("expected SUCCESS, got " + response.code() + ": " + response.remark());
+        }
+        return response;
+    }
+
+    /** A pull body: stored records back to back, as the official client decodes them. */
+    static List<StoredMessage> decodeAll(Buffer body) {
+        List<StoredMessage> messages = new ArrayList<>();
+        if (body == null) {
+            return messages;
+        }
+        ByteBuffer bytes = ByteBuffer.wrap(body.getBytes());
+        int position = 0;
+        while (position < bytes.limit()) {
+            int size = bytes.getInt(position);
+            messages.add(StoredMessage.decode(bytes.slice(position, size)));
+            position += size;
+        }
+        return messages;
+    }
+
+    public static String bodyText(StoredMessage message) {
+        return new String(message.body(), StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,183 @@
+package io.vrmq.compat.broker;
+
+import static io.vrmq.compat.broker.support.TestMessages.assertIntact;
+import static io.vrmq.compat.broker.support.TestMessages.bodies;
+import static io.vrmq.compat.broker.support.TestMessages.message;
+import static io.vrmq.compat.broker.support.TestMessages.uniqueName;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import io.vrmq.compat.broker.support.BrokerSettings;
+import io.vrmq.compat.broker.support.TestBed;
+import io.vrmq.compat.broker.support.TestMessages;
+import io.vrmq.compat.broker.support.Topics;
+import io.vrmq.compat.broker.support.VrmqBrokers;
+import io.vrmq.compat.support.Await;
+import io.vrmq.compat.support.CompatResources;
+import org.apache.rocketmq.client.QueryResult;
+import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageExt;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The official lite pull consumer with assign, seek and commitSync (LITE_PULL_MESSAGE, QUERY/UPDATE_CONSUMER_OFFSET),
+ * and the official admin's message look-ups: by key (QUERY_MESSAGE), by offset message id (VIEW_MESSAGE_BY_ID) and
+ * by unique client id (QUERY_MESSAGE with _UNIQUE_KEY_QUERY).
+ */
+@Timeout(value = 90, unit = TimeUnit.SECONDS)
+class LitePullAndQueryIT {
+
+    private static final int MESSAGE_COUNT = 10;
+    /** The lite consumer seeks to the offset of message 4 of 10. */
+    private static final int SEEK_INDEX = 4;
+    private static final int MORE_MESSAGES = 2;
+    private static final long POLL_TIMEOUT_MS = 1_000;
+    private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(30);
+    /** The index that serves look-ups is built after the append, asynchronously (in RocketMQ as well). */
+    private static final Duration INDEX_TIMEOUT = Duration.ofSeconds(20);
+
+    @RegisterExtension
+    static final CompatResources resources = new CompatResources();
+    @RegisterExtension
+    static final VrmqBrokers brokers = new VrmqBrokers(resources);
+
+    @TempDir(cleanup = CleanupMode.ON_SUCCESS)
+    static Path dir;
+
+    private static TestBed bed;
+    private static DefaultMQProducer producer;
+    private static DefaultMQAdminExt admin;
+
+    @BeforeAll
+    static void startNameServerBrokerProducerAndAdmin() throws Exception {
+        bed = TestBed.start(resources, brokers, dir, "broker-lite-query");
+        producer = bed.clients().producer(uniqueName("lite_producer"));
+        admin = bed.clients().admin();
+    }
+
+    @Test
+    void aLitePullConsumerReadsFromTheSeekedOffsetAndItsCommittedOffsetIsWhereTheGroupResumes() throws Exception {
+        String topic = Topics.create(producer, uniqueName("LitePull"));
+        MessageQueue queue = new MessageQueue(topic, bed.broker().brokerName(), 0);
+        List<Sent> sent = sendToQueue(queue, "lite", 0, MESSAGE_COUNT);
+        Sent seekTo = sent.get(SEEK_INDEX);
+        long endOffset = sent.get(MESSAGE_COUNT - 1).queueOffset() + 1;
+        String group = uniqueName("lite_group");
+        DefaultLitePullConsumer first = bed.clients().litePullConsumer(group, c -> c.setAutoCommit(false));
+        first.assign(List.of(queue));
+        first.seek(queue, seekTo.queueOffset());
+
+        List<MessageExt> polled = poll(first, MESSAGE_COUNT - SEEK_INDEX);
+        first.commitSync();
+
+        List<Sent> expected = sent.subList(SEEK_INDEX, MESSAGE_COUNT);
+        assertEquals(expected.stream().map(Sent::body).toList(), bodies(polled), "bodies polled");
+        assertEquals(expected.stream().map(Sent::queueOffset).toList(),
+            polled.stream().map(MessageExt::getQueueOffset).toList(), "queue offsets polled");
+        Await.until("the committed offset of " + queue + " at " + endOffset, RECEIVE_TIMEOUT,
+            () -> first.committed(queue) == endOffset);
+        first.shutdown();
+
+        List<Sent> more = sendToQueue(queue, "lite", MESSAGE_COUNT, MORE_MESSAGES);
+        DefaultLitePullConsumer second = bed.clients().litePullConsumer(group, c -> c.setAutoCommit(false));
+        second.assign(List.of(queue));
+        assertEquals(more.stream().map(Sent::body).toList(), bodies(poll(second, MORE_MESSAGES)),
+            "what the group reads after the commit");
+    }
+
+    @Test
+    void theAdminFindsAMessageByItsKey() throws Exception {
+        String topic = Topics.create(producer, uniqueName("QueryKey"));
+        Message sent = message(topic, uniqueName("bykey"), "TagA", 0);
+        send(sent);
+
+        QueryResult[] found = new QueryResult[1];
+        Await.until("a message with key " + sent.getKeys() + " found", INDEX_TIMEOUT, () -> {
+            found[0] = admin.queryMessage(topic, sent.getKeys(), 32, 0, Long.MAX_VALUE);
+            return !found[0].getMessageList().isEmpty();
+        });
+
+        assertEquals(1, found[0].getMessageList().size(), "found: " + found[0].getMessageList());
+        assertIntact(sent, found[0].getMessageList().get(0));
+    }
+
+    @Test
+    void theAdminViewsAMessageByItsOffsetMessageId() throws Exception {
+        String topic = Topics.create(producer, uniqueName("ViewId"));
+        Message sent = message(topic, "view", "TagA", 0);
+        SendResult result = send(sent);
+
+        MessageExt viewed = admin.viewMessage(topic, result.getOffsetMsgId());
+
+        assertIntact(sent, viewed);
+        assertEquals(result.getMsgId(), viewed.getMsgId(), "unique id of the viewed message");
+        assertEquals(result.getQueueOffset(), viewed.getQueueOffset(), "queue offset of the viewed message");
+    }
+
+    @Test
+    void theAdminFindsAMessageByItsUniqueClientId() throws Exception {
+        String topic = Topics.create(producer, uniqueName("QueryUniq"));
+        Message sent = message(topic, "uniq", "TagA", 0);
+        SendResult result = send(sent);
+
+        QueryResult[] found = new QueryResult[1];
+        Await.until("message " + result.getMsgId() + " found by its unique id", INDEX_TIMEOUT, () -> {
+            found[0] = admin.queryMessageByUniqKey(BrokerSettings.CLUSTER, topic, result.getMsgId(), 32, 0,
+                Long.MAX_VALUE);
+            return !found[0].getMessageList().isEmpty();
+        });
+
+        assertEquals(1, found[0].getMessageList().size(), "found: " + found[0].getMessageList());
+        assertIntact(sent, found[0].getMessageList().get(0));
+        assertEquals(result.getMsgId(), found[0].getMessageList().get(0).getMsgId());
+    }
+
+    /** A message sent to a known queue, and where it landed. */
+    private record Sent(String body, long queueOffset) {
+    }
+
+    private static List<Sent> sendToQueue(MessageQueue queue, String label, int firstIndex, int count)
+        throws Exception {
+        List<Sent> sent = new ArrayList<>();
+        for (int index = firstIndex; index < firstIndex + count; index++) {
+            Message message = message(queue.getTopic(), label, "TagA", index);
+            SendResult result = producer.send(message, queue);
+            assertEquals(SendStatus.SEND_OK, result.getSendStatus(), result.toString());
+            sent.add(new Sent(TestMessages.body(message), result.getQueueOffset()));
+        }
+        return sent;
+    }
+
+    private static SendResult send(Message message) throws Exception {
+        SendResult result = producer.send(message);
+        assertEquals(SendStatus.SEND_OK, result.getSendStatus(), result.toString());
+        return result;
+    }
+
+    /** Polls until {@code count} messages came, then checks that no more come in one further poll. */
+    private static List<MessageExt> poll(DefaultLitePullConsumer consumer, int count) {
+        List<MessageExt> polled = new ArrayList<>();
+        Await.until(count + " messages polled", RECEIVE_TIMEOUT, () -> {
+            polled.addAll(consumer.poll(POLL_TIMEOUT_MS));
+            return polled.size() >= count;
+        });
+        polled.addAll(consumer.poll(POLL_TIMEOUT_MS));
+        return polled;
+    }
+}

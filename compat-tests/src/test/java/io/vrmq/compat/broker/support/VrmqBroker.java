@@ -1,0 +1,254 @@
+package io.vrmq.compat.broker.support;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.ZipFile;
+
+import io.vrmq.compat.support.ChildJvm;
+import io.vrmq.compat.support.FreePorts;
+
+/**
+ * Our broker as a child JVM: {@code java -Xmx256m -jar vrmq-broker.jar -conf broker.json}, the jar named by the
+ * {@code vrmq.broker.jar} property, the way users run it. The listen port (and the fast channel at listenPort - 2)
+ * is chosen once, so {@link #start()} after {@link #stop()} or {@link #kill()} brings the same broker back on the
+ * same store and address. Test thread only.
+ */
+public final class VrmqBroker implements AutoCloseable {
+
+    public static final String JAR_PROPERTY = "vrmq.broker.jar";
+    /** RocketMQ's boot line, which ours prints too once it listens and has registered. */
+    public static final String BOOT_LINE_START = "The broker[";
+    public static final String BOOT_LINE_END = "boot success";
+    private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
+    private static final long LOG_POLL_INTERVAL_MS = 50;
+    private static final int JAR_COPY_ATTEMPTS = 10;
+    private static final long JAR_COPY_RETRY_MS = 1_000;
+    private static Path stableJar;
+
+    private final BrokerSettings settings;
+    private final int listenPort;
+    private final Path config;
+    private ChildJvm process;
+    private int bootCount;
+
+    private VrmqBroker(BrokerSettings settings, int listenPort, Path config) {
+        this.settings = settings;
+        this.listenPort = listenPort;
+        this.config = config;
+    }
+
+    /** Writes the config for a free port and starts the broker; returns once it printed its boot line. */
+    public static VrmqBroker start(BrokerSettings settings) {
+        int listenPort = FreePorts.forBroker();
+        Path config = writeConfig(settings, listenPort);
+        VrmqBroker broker = new VrmqBroker(settings, listenPort, config);
+        broker.start();
+        return broker;
+    }
+
+    /** Starts (again) on the same port and store; the previous process must have exited. */
+    public void start() {
+        if (process != null && process.isAlive()) {
+            throw new IllegalStateException(this + " is still running");
+        }
+        bootCount++;
+        process = ChildJvm.start("vrmq-broker", settings.storePathRootDir(), List.of(
+            "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
+            "-jar", jar().toString(), "-conf", config.toString()), Map.of());
+        try {
+            awaitBootLine();
+        } catch (AssertionError e) {
+            process.kill();
+            throw e;
+        }
+    }
+
+    /** SIGTERM and wait: the broker unregisters, persists offsets and closes its store. */
+    public void stop() {
+        if (process != null) {
+            process.stop();
+        }
+    }
+
+    /** SIGKILL: no shutdown hook runs, nothing is flushed or unregistered. */
+    public void kill() {
+        process.kill();
+    }
+
+    /** "127.0.0.1:listenPort", the address the broker registers and clients dial. */
+    public String address() {
+        return "127.0.0.1:" + listenPort;
+    }
+
+    public int listenPort() {
+        return listenPort;
+    }
+
+    public String brokerName() {
+        return settings.brokerName();
+    }
+
+    public BrokerSettings settings() {
+        return settings;
+    }
+
+    public ChildJvm process() {
+        return process;
+    }
+
+    /** The OS process id of the running broker JVM, found among this JVM's descendants by its config path. */
+    public long pid() {
+        String configPath = config.toString();
+        return ProcessHandle.current().descendants()
+            .filter(ProcessHandle::isAlive)
+            .filter(handle -> handle.info().commandLine().map(line -> line.contains(configPath)).orElse(false))
+            .mapToLong(ProcessHandle::pid)
+            .findFirst()
+            .orElseThrow(() -> new IllegalStateException("no running child process with " + configPath));
+    }
+
+    /** The broker JVM's current thread count, the {@code Threads:} line of /proc/<pid>/status. */
+    public int threadCount() {
+        Path status = Path.of("/proc", Long.toString(pid()), "status");
+        try {
+            return Files.readAllLines(status).stream()
+                .filter(line -> line.startsWith("Threads:"))
+                .map(line -> Integer.parseInt(line.substring("Threads:".length()).trim()))
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no Threads: line in " + status));
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + status, e);
+        }
+    }
+
+    public String describeLog() {
+        return process == null ? "" : process.describeLog();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    @Override
+    public String toString() {
+        return "vrmq broker " + settings.brokerName() + " at " + address();
+    }
+
+    /** Each boot appends one boot line to the same log; waits for the one of this boot, failing early on exit. */
+    private void awaitBootLine() {
+        Path log = settings.storePathRootDir().resolve("vrmq-broker.log");
+        long deadlineNanos = System.nanoTime() + BOOT_TIMEOUT.toNanos();
+        while (bootLines(log) < bootCount) {
+            if (!process.isAlive()) {
+                throw new AssertionError(this + " exited before boot line #" + bootCount + describeLog());
+            }
+            if (System.nanoTime() > deadlineNanos) {
+                throw new AssertionError(this + " printed no boot line #" + bootCount + " within " + BOOT_TIMEOUT
+                    + describeLog());
+            }
+            pause(LOG_POLL_INTERVAL_MS);
+        }
+    }
+
+    private static long bootLines(Path log) {
+        try {
+            return Files.readString(log, StandardCharsets.ISO_8859_1).lines()
+                .filter(line -> line.startsWith(BOOT_LINE_START) && line.contains(BOOT_LINE_END))
+                .count();
+        } catch (NoSuchFileException e) {
+            return 0;
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not read " + log, e);
+        }
+    }
+
+    private static Path writeConfig(BrokerSettings settings, int listenPort) {
+        Path dir = settings.storePathRootDir();
+        String json = String.format(Locale.ROOT, """
+            {
+              "brokerClusterName": "%s",
+              "brokerName": "%s",
+              "brokerId": 0,
+              "namesrvAddr": "%s",
+              "listenPort": %d,
+              "bindAddress": "127.0.0.1",
+              "brokerIP1": "127.0.0.1",
+              "storePathRootDir": "%s",
+              "flushDiskType": "%s",
+              "mappedFileSizeCommitLog": %d,
+              "maxMessageSize": %d,
+              "autoCreateTopicEnable": true,
+              "autoCreateSubscriptionGroup": true,
+              "messageDelayLevel": "%s",
+              "adminPort": -1,
+              "registerNameServerPeriod": %d
+            }
+            """, settings.brokerClusterName(), settings.brokerName(), settings.namesrvAddr(), listenPort,
+            jsonString(dir.toAbsolutePath().toString()), settings.flushDiskType(),
+            BrokerSettings.COMMIT_LOG_FILE_BYTES, BrokerSettings.MAX_MESSAGE_BYTES, settings.messageDelayLevel(),
+            settings.registerNameServerPeriodMs());
+        try {
+            Files.createDirectories(dir);
+            return Files.writeString(dir.resolve("broker.json"), json);
+        } catch (IOException e) {
+            throw new UncheckedIOException("could not write the broker config in " + dir, e);
+        }
+    }
+
+    /**
+     * A private copy of the broker jar for this test JVM, checked to be a whole zip: other engineers rebuild
+     * the jar while tests run, and a child started from a half-written jar would fail for reasons that have nothing to do with the test.
+     */
+    private static synchronized Path jar() {
+        if (stableJar != null) {
+            return stableJar;
+        }
+        Path source = Path.of(System.getProperty(JAR_PROPERTY, "../broker-verticle/target/vrmq-broker.jar"));
+        if (!Files.isRegularFile(source)) {
+            throw new IllegalStateException("our broker jar " + source.toAbsolutePath() + " is missing: build it with"
+                + " `mvn -B -q -pl nameserver-verticle,broker-verticle -am -DskipTests package`");
+        }
+        IOException lastFailure = null;
+        for (int attempt = 1; attempt <= JAR_COPY_ATTEMPTS; attempt++) {
+            try {
+                Path copy = Files.createTempFile("vrmq-broker-under-test-", ".jar");
+                copy.toFile().deleteOnExit();
+                Files.copy(source, copy, StandardCopyOption.REPLACE_EXISTING);
+                try (ZipFile zip = new ZipFile(copy.toFile())) {
+                    if (zip.getEntry("META-INF/MANIFEST.MF") != null) {
+                        stableJar = copy;
+                        return copy;
+                    }
+                }
+            } catch (IOException e) {
+                lastFailure = e;    // a rebuild was replacing the jar at that moment: copy again
+            }
+            pause(JAR_COPY_RETRY_MS);
+        }
+        throw new IllegalStateException("could not copy a complete " + source + " in " + JAR_COPY_ATTEMPTS
+            + " attempts", lastFailure);
+    }
+
+    private static void pause(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+
+    private static String jsonString(String value) {
+        return value.replace("\\", "\\\\").replace("\"", "\\\"");
+    }
+}

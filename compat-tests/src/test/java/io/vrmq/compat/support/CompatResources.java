@@ -1,0 +1,128 @@
+package io.vrmq.compat.support;
+
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.LifecycleMethodExecutionExceptionHandler;
+import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
+import org.opentest4j.TestAbortedException;
+
+/**
+ * Everything a compat test class starts: child JVMs (NameServers, brokers) and official clients.
+ *
+ * <p>What a test method starts is closed after that method, what {@code @BeforeAll} starts after the class; newest
+ * first, each even if an earlier one failed, and even when the test failed. When a test or a lifecycle method fails,
+ * the tails of the logs of the child JVMs still registered are added to the error, so a failure report says what the
+ * servers saw. Register as a static field with {@code @RegisterExtension}; JUnit calls it on the test thread only.
+ */
+public final class CompatResources implements BeforeEachCallback, AfterEachCallback, AfterAllCallback,
+    TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
+
+    private final Deque<AutoCloseable> classScoped = new ArrayDeque<>();
+    private final Deque<AutoCloseable> methodScoped = new ArrayDeque<>();
+    private final List<ChildJvm> children = new ArrayList<>();
+    private boolean isInTestMethod;
+
+    /** Starts the selected NameServer (see {@link NameServerKind}) and closes it with the scope. */
+    public RunningNameServer nameServer(Path dir, NameServerSettings settings) {
+        return track(NameServerKind.startSelected(dir, settings));
+    }
+
+    /** Starts an Apache broker registering with {@code nameServers} and closes it with the scope. */
+    public ApacheBroker broker(Path dir, String clusterName, String brokerName, List<RunningNameServer> nameServers) {
+        ApacheBroker broker = ApacheBroker.start(dir, clusterName, brokerName, nameServers);
+        children.add(broker.process());
+        closeLater(broker);
+        return broker;
+    }
+
+    /** Tracks a NameServer started elsewhere (e.g. a restart) for cleanup and failure reports. */
+    public RunningNameServer track(RunningNameServer nameServer) {
+        children.add(nameServer.process());
+        closeLater(nameServer);
+        return nameServer;
+    }
+
+    /** Closes {@code resource} when the current scope (test method, or class for @BeforeAll) ends. */
+    public <T extends AutoCloseable> T closeLater(T resource) {
+        (isInTestMethod ? methodScoped : classScoped).push(resource);
+        return resource;
+    }
+
+    @Override
+    public void beforeEach(ExtensionContext context) {
+        isInTestMethod = true;
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) throws Exception {
+        isInTestMethod = false;
+        closeAll(methodScoped);
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) throws Exception {
+        closeAll(classScoped);
+    }
+
+    @Override
+    public void handleTestExecutionException(ExtensionContext context, Throwable throwable) throws Throwable {
+        throw withChildLogs(throwable);
+    }
+
+    @Override
+    public void handleBeforeAllMethodExecutionException(ExtensionContext context, Throwable throwable)
+        throws Throwable {
+        throw withChildLogs(throwable);
+    }
+
+    @Override
+    public void handleBeforeEachMethodExecutionException(ExtensionContext context, Throwable throwable)
+        throws Throwable {
+        throw withChildLogs(throwable);
+    }
+
+    private Throwable withChildLogs(Throwable failure) {
+        if (failure instanceof TestAbortedException || children.isEmpty()) {
+            return failure;
+        }
+        StringBuilder logs = new StringBuilder(String.valueOf(failure.getMessage()));
+        for (ChildJvm child : children) {
+            logs.append(child.describeLog());
+        }
+        AssertionError withLogs = new AssertionError(logs.toString(), failure);
+        withLogs.setStackTrace(failure.getStackTrace());
+        return withLogs;
+    }
+
+    private void closeAll(Deque<AutoCloseable> resources) throws Exception {
+        Exception first = null;
+        while (!resources.isEmpty()) {
+            AutoCloseable resource = resources.pop();
+            try {
+                resource.close();
+            } catch (Exception e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+            if (resource instanceof ApacheBroker broker) {
+                children.remove(broker.process());
+            } else if (resource instanceof RunningNameServer nameServer) {
+                children.remove(nameServer.process());
+            }
+        }
+        if (first != null) {
+            throw first;
+        }
+    }
+}

@@ -1,0 +1,33 @@
+package io.vrmq.compat.support;
+
+import java.nio.file.Path;
+
+/**
+ * What a test needs to set on the NameServer it starts, in RocketMQ's names and units. Ports are not here: each
+ * launcher picks a free one.
+ *
+ * @param scanNotActiveBrokerIntervalMs how often the NameServer looks for silent brokers
+ * @param brokerChannelExpiredTimeMs    how long a broker may stay silent before it is dropped (ours only: Apache's
+ *                                      NameServer has this as a constant of 120 s, or takes it per registration)
+ * @param kvConfigPath                  the file that keeps the KV config across restarts
+ */
+public record NameServerSettings(long scanNotActiveBrokerIntervalMs, long brokerChannelExpiredTimeMs,
+                                 Path kvConfigPath) {
+
+    /** RocketMQ's defaults: scan every 10 s (Apache: 5 s), expire after 120 s of silence. */
+    public static final long DEFAULT_SCAN_NOT_ACTIVE_BROKER_INTERVAL_MS = 10_000;
+    public static final long DEFAULT_BROKER_CHANNEL_EXPIRED_TIME_MS = 120_000;
+
+    public static NameServerSettings defaults(Path dir) {
+        return new NameServerSettings(DEFAULT_SCAN_NOT_ACTIVE_BROKER_INTERVAL_MS,
+            DEFAULT_BROKER_CHANNEL_EXPIRED_TIME_MS, dir.resolve("kvConfig.json"));
+    }
+
+    public NameServerSettings withExpiry(long scanIntervalMs, long expiredTimeMs) {
+        return new NameServerSettings(scanIntervalMs, expiredTimeMs, kvConfigPath);
+    }
+
+    public NameServerSettings withKvConfigPath(Path path) {
+        return new NameServerSettings(scanNotActiveBrokerIntervalMs, brokerChannelExpiredTimeMs, path);
+    }
+}
