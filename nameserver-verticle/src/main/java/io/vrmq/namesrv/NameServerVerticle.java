@@ -38,6 +38,7 @@ public final class NameServerVerticle extends VerticleBase {
     private final NameServerConfig config;
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
+    private LiveSettings settings;
     private RouteTables routes;
     private RemotingServer remotingServer;
     private HttpServer adminServer;
@@ -54,8 +55,9 @@ public final class NameServerVerticle extends VerticleBase {
     @Override
     public Future<?> start() {
         RemotingJson json = new RemotingJson();
-        routes = new RouteTables(System::currentTimeMillis, config.brokerChannelExpiredTimeMs(),
-            config.supportActingMaster());
+        settings = new LiveSettings(rawConfig, config);
+        routes = new RouteTables(System::currentTimeMillis, settings::brokerChannelExpiredTimeMs,
+            settings::supportActingMaster);
         KvConfigStore kvConfig = new KvConfigStore(vertx.fileSystem(), config.kvConfigPath());
         NameServerMetrics metrics = new NameServerMetrics(registry, routes);
         ProcessorTable processors = processors(json, kvConfig);
@@ -65,21 +67,26 @@ public final class NameServerVerticle extends VerticleBase {
             .compose(loaded -> remotingServer.listen(config.bindAddress(), config.listenPort()))
             .compose(port -> {
                 remotingPort = port;
+                settings.boundListenPort(port);
                 return startAdmin(json);
             })
             .onSuccess(started -> {
-                scanTimer = vertx.setPeriodic(config.scanNotActiveBrokerIntervalMs(), id -> scanNotActiveBrokers());
+                scanTimer = vertx.setPeriodic(settings.scanNotActiveBrokerIntervalMs(), id -> scanNotActiveBrokers());
+                settings.onScanIntervalChange(intervalMs -> vertx.runOnContext(ignored -> {
+                    vertx.cancelTimer(scanTimer);
+                    scanTimer = vertx.setPeriodic(intervalMs, id -> scanNotActiveBrokers());
+                }));
                 announce();
             });
     }
 
     private ProcessorTable processors(RemotingJson json, KvConfigStore kvConfig) {
         ProcessorTable.Builder table = ProcessorTable.builder();
-        new BrokerRegistrationProcessor(routes, kvConfig, json, config.orderMessageEnable()).registerInto(table);
-        new RouteQueryProcessor(routes, kvConfig, json, config.orderMessageEnable()).registerInto(table);
+        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
+        new RouteQueryProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
         new TopicAdminProcessor(routes, json).registerInto(table);
         new KvConfigProcessor(kvConfig, json).registerInto(table);
-        new NamesrvConfigProcessor(rawConfig).registerInto(table);
+        new NamesrvConfigProcessor(settings).registerInto(table);
         return table.build();
     }
 

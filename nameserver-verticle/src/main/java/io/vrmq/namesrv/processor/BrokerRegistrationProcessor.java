@@ -19,6 +19,7 @@ import io.vrmq.remoting.transport.RemotingConnection;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.CRC32;
@@ -37,11 +38,11 @@ public final class BrokerRegistrationProcessor {
     private final KvConfigStore kvConfig;
     private final RemotingJson json;
     private final RegisterBodyDecoder bodyDecoder;
-    private final boolean orderMessageEnable;
+    private final BooleanSupplier orderMessageEnable;
     private final Set<RemotingConnection> watchedConnections = ConcurrentHashMap.newKeySet();
 
     public BrokerRegistrationProcessor(RouteTables routes, KvConfigStore kvConfig, RemotingJson json,
-                                       boolean orderMessageEnable) {
+                                       BooleanSupplier orderMessageEnable) {
         this.routes = routes;
         this.kvConfig = kvConfig;
         this.json = json;
@@ -74,7 +75,8 @@ public final class BrokerRegistrationProcessor {
         Map<String, String> responseHeader = new HashMap<>();
         putIfSet(responseHeader, "haServerAddr", result.haServerAddr());
         putIfSet(responseHeader, "masterAddr", result.masterAddr());
-        Map<String, String> orderConfig = orderMessageEnable ? kvConfig.namespace(ORDER_TOPIC_CONFIG) : null;
+        Map<String, String> orderConfig = orderMessageEnable.getAsBoolean() ? kvConfig.namespace(ORDER_TOPIC_CONFIG)
+            : null;
         Buffer responseBody = orderConfig == null ? null : json.encode(new KVTable(orderConfig));
         return Replies.ok(request, responseHeader, responseBody);
     }

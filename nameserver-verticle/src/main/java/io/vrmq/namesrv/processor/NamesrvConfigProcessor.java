@@ -2,7 +2,7 @@ package io.vrmq.namesrv.processor;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.json.JsonObject;
+import io.vrmq.namesrv.LiveSettings;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
@@ -12,18 +12,17 @@ import io.vrmq.remoting.transport.RemotingConnection;
 import java.io.IOException;
 import java.io.StringReader;
 import java.util.Properties;
-import java.util.TreeMap;
 
 /**
- * GET_NAMESRV_CONFIG (319) answers the effective configuration as RocketMQ does, a properties text.
- * UPDATE_NAMESRV_CONFIG (318) is refused key by key with NO_PERMISSION, as RocketMQ refuses keys on its black list:
- * our settings are read once at start, so a change belongs in the config file and takes a restart.
+ * GET_NAMESRV_CONFIG (319) answers every setting as RocketMQ does, a properties text. UPDATE_NAMESRV_CONFIG (318)
+ * changes the settings {@link LiveSettings} allows on a running server (not persisted: the config file stays the
+ * source at the next start); any other key is refused with NO_PERMISSION, as RocketMQ refuses its black-listed keys.
  */
 public final class NamesrvConfigProcessor {
-    private final JsonObject effectiveConfig;
+    private final LiveSettings settings;
 
-    public NamesrvConfigProcessor(JsonObject effectiveConfig) {
-        this.effectiveConfig = effectiveConfig.copy();
+    public NamesrvConfigProcessor(LiveSettings settings) {
+        this.settings = settings;
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -33,8 +32,7 @@ public final class NamesrvConfigProcessor {
 
     private Future<RemotingCommand> get(RemotingConnection connection, RemotingCommand request) {
         StringBuilder text = new StringBuilder();
-        new TreeMap<>(effectiveConfig.getMap()).forEach((key, value) -> text.append(key).append('=')
-            .append(value).append('\n'));
+        settings.current().forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
         return Replies.ok(request, Buffer.buffer(text.toString()));
     }
 
@@ -45,12 +43,8 @@ public final class NamesrvConfigProcessor {
         } catch (IOException e) {
             return Replies.fail(request, ResponseCode.SYSTEM_ERROR, "string2Properties error: " + e.getMessage());
         }
-        if (changes.isEmpty()) {
-            return Replies.ok(request);
-        }
-        String key = new TreeMap<>(changes).firstKey().toString();
-        String reason = effectiveConfig.containsKey(key) ? "cannot be changed at runtime: set it in the config file"
-            + " and restart" : "is not a NameServer setting";
-        return Replies.fail(request, ResponseCode.NO_PERMISSION, "Can not update config: " + key + " " + reason);
+        String refusal = settings.apply(changes);
+        return refusal == null ? Replies.ok(request)
+            : Replies.fail(request, ResponseCode.NO_PERMISSION, "Can not update config: " + refusal);
     }
 }

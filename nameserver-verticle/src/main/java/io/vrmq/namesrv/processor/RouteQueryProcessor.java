@@ -13,6 +13,7 @@ import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
 
 import java.util.Map;
+import java.util.function.BooleanSupplier;
 
 /**
  * What clients and admin tools ask the NameServer: routes (105), cluster info (106), topic lists (206, 224, 304,
@@ -27,10 +28,10 @@ public final class RouteQueryProcessor {
     private final RouteTables routes;
     private final KvConfigStore kvConfig;
     private final RemotingJson json;
-    private final boolean orderMessageEnable;
+    private final BooleanSupplier orderMessageEnable;
 
     public RouteQueryProcessor(RouteTables routes, KvConfigStore kvConfig, RemotingJson json,
-                               boolean orderMessageEnable) {
+                               BooleanSupplier orderMessageEnable) {
         this.routes = routes;
         this.kvConfig = kvConfig;
         this.json = json;
@@ -63,7 +64,7 @@ public final class RouteQueryProcessor {
             return Replies.fail(request, ResponseCode.TOPIC_NOT_EXIST,
                 "No topic route info in name server for the topic: " + topic + "\n" + FAQ_ROUTE);
         }
-        if (orderMessageEnable) {
+        if (orderMessageEnable.getAsBoolean()) {
             String orderConf = kvConfig.get(BrokerRegistrationProcessor.ORDER_TOPIC_CONFIG, topic);
             route = new TopicRouteData(orderConf, route.queueDatas(), route.brokerDatas(),
                 route.filterServerTable());

@@ -21,6 +21,7 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.IntPredicate;
 import java.util.function.LongSupplier;
 
@@ -44,10 +45,16 @@ public final class RouteTables {
     private final Map<BrokerAddrKey, BrokerLiveInfo> brokerLiveTable = new HashMap<>();
     private final Map<BrokerAddrKey, List<String>> filterServerTable = new HashMap<>();
     private final LongSupplier clockMs;
-    private final long defaultHeartbeatTimeoutMs;
-    private final boolean supportActingMaster;
+    private final LongSupplier defaultHeartbeatTimeoutMs;
+    private final BooleanSupplier supportActingMaster;
 
     public RouteTables(LongSupplier clockMs, long defaultHeartbeatTimeoutMs, boolean supportActingMaster) {
+        this(clockMs, () -> defaultHeartbeatTimeoutMs, () -> supportActingMaster);
+    }
+
+    /** With settings read at each use, so that UPDATE_NAMESRV_CONFIG can change them on a running server. */
+    public RouteTables(LongSupplier clockMs, LongSupplier defaultHeartbeatTimeoutMs,
+                       BooleanSupplier supportActingMaster) {
         this.clockMs = clockMs;
         this.defaultHeartbeatTimeoutMs = defaultHeartbeatTimeoutMs;
         this.supportActingMaster = supportActingMaster;
@@ -91,7 +98,8 @@ public final class RouteTables {
                     & ~Permission.WRITE) : queues);
             }
         }
-        long timeoutMs = broker.heartbeatTimeoutMs() > 0 ? broker.heartbeatTimeoutMs() : defaultHeartbeatTimeoutMs;
+        long timeoutMs = broker.heartbeatTimeoutMs() > 0 ? broker.heartbeatTimeoutMs()
+            : defaultHeartbeatTimeoutMs.getAsLong();
         BrokerLiveInfo previous = brokerLiveTable.put(key, new BrokerLiveInfo(clockMs.getAsLong(), timeoutMs,
             version, broker.connection(), broker.haServerAddr()));
         if (previous == null) {
@@ -281,7 +289,7 @@ public final class RouteTables {
                 if (group == null) {
                     continue;
                 }
-                brokers.add(supportActingMaster ? group.snapshotWithActingMaster() : group.snapshot());
+                brokers.add(supportActingMaster.getAsBoolean() ? group.snapshotWithActingMaster() : group.snapshot());
                 for (String addr : group.addrsById.values()) {
                     List<String> servers = filterServerTable.get(new BrokerAddrKey(group.clusterName, addr));
                     if (servers != null) {
