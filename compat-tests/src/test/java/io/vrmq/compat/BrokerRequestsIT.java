@@ -146,8 +146,8 @@ class BrokerRequestsIT {
         header.setBrokerId(0L);
         RemotingCommand response = invoke(RequestCode.QUERY_DATA_VERSION, header, dataVersion.encode());
         assertEquals(ResponseCode.SUCCESS, response.getCode(), response.toString());
-        QueryDataVersionResponseHeader responseHeader = (QueryDataVersionResponseHeader) response
-            .decodeCommandCustomHeader(QueryDataVersionResponseHeader.class);
+        QueryDataVersionResponseHeader responseHeader =
+            response.decodeCommandCustomHeader(QueryDataVersionResponseHeader.class);
         return responseHeader.getChanged();
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -12,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 import io.vrmq.compat.support.CompatResources;
 import io.vrmq.compat.support.HandRegisteredBroker;
+import io.vrmq.compat.support.NameServerKind;
 import io.vrmq.compat.support.NameServerSettings;
 import io.vrmq.compat.support.OfficialClients;
 import io.vrmq.compat.support.RawConnection;
@@ -27,6 +29,7 @@ import org.apache.rocketmq.remoting.protocol.header.namesrv.GetRouteInfoRequestH
 import org.apache.rocketmq.remoting.protocol.header.namesrv.PutKVConfigRequestHeader;
 import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -75,6 +78,22 @@ class CodecInteropIT {
         assertRouteAnswered(routeRequest(SerializeType.ROCKETMQ));
     }
 
+    /** Ours answers in the request's header type; Apache's answers in its own configured type (JSON by default). */
+    @Test
+    void ourResponseToARocketmqBinaryRequestHasARocketmqBinaryHeader() throws Exception {
+        Assumptions.assumeTrue(NameServerKind.selected() == NameServerKind.VRMQ,
+            "Apache's NameServer answers in its own serialize type, whatever the request used");
+        try (RawConnection connection = RawConnection.open(nameServer.listenPort(), RAW_READ_TIMEOUT)) {
+            RemotingCommand request = routeRequest(SerializeType.ROCKETMQ);
+            connection.write(request);
+
+            byte[] frame = connection.readFrame();
+
+            assertEquals(SerializeType.ROCKETMQ.getCode(), frame[0], "serialize type byte of the response");
+            assertEquals(request.getOpaque(), RemotingCommand.decode(ByteBuffer.wrap(frame)).getOpaque());
+        }
+    }
+
     @Test
     void anUnknownRequestCodeIsAnsweredWithCodeThreeAndARemarkNamingTheCode() throws Exception {
         RemotingCommand request = RemotingCommand.createRequestCommand(UNKNOWN_REQUEST_CODE, null);
@@ -104,8 +123,7 @@ class CodecInteropIT {
                 assertEquals(get.getOpaque(), response.getOpaque(), "a frame that answers no sent request: "
                     + response + " (the oneway had opaque " + oneway.getOpaque() + ")");
                 if (response.getCode() == ResponseCode.SUCCESS) {
-                    value = ((GetKVConfigResponseHeader) response.decodeCommandCustomHeader(
-                        GetKVConfigResponseHeader.class)).getValue();
+                    value = response.decodeCommandCustomHeader(GetKVConfigResponseHeader.class).getValue();
                 }
             }
             assertEquals("value", value, "the oneway PUT_KV_CONFIG never took effect");

@@ -57,8 +57,10 @@ class TwoNameServersIT {
 
     @BeforeAll
     static void startTwoNameServersAndABrokerRegisteringWithBoth() {
-        nameServerA = resources.nameServer(dir.resolve("namesrv-a"), NameServerSettings.defaults(dir.resolve("namesrv-a")));
-        nameServerB = resources.nameServer(dir.resolve("namesrv-b"), NameServerSettings.defaults(dir.resolve("namesrv-b")));
+        Path dirA = dir.resolve("namesrv-a");
+        Path dirB = dir.resolve("namesrv-b");
+        nameServerA = resources.nameServer(dirA, NameServerSettings.defaults(dirA));
+        nameServerB = resources.nameServer(dirB, NameServerSettings.defaults(dirB));
         broker = resources.broker(dir.resolve("broker"), CLUSTER, BROKER, List.of(nameServerA, nameServerB));
     }
 

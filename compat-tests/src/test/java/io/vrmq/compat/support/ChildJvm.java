@@ -44,7 +44,8 @@ public final class ChildJvm implements AutoCloseable {
      *
      * @param environment variables added to this JVM's environment for the child
      */
-    public static ChildJvm start(String name, Path workDir, List<String> javaArguments, Map<String, String> environment) {
+    public static ChildJvm start(String name, Path workDir, List<String> javaArguments,
+                                 Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(javaArguments);
@@ -77,16 +78,22 @@ public final class ChildJvm implements AutoCloseable {
         }
     }
 
-    /** SIGTERM, then wait for the exit; SIGKILL if the shutdown hooks take longer than the grace period. */
-    public void stop() {
+    /**
+     * SIGTERM, then wait for the exit; SIGKILL if the shutdown hooks take longer than the grace period.
+     *
+     * @return whether the child exited on the SIGTERM (or had already exited), false if it had to be killed
+     */
+    public boolean stop() {
         if (!process.isAlive()) {
-            return;
+            return true;
         }
         resume();    // a SIGSTOPped child would never act on the SIGTERM
         process.destroy();
-        if (!waitForExit(STOP_GRACE)) {
-            kill();
+        if (waitForExit(STOP_GRACE)) {
+            return true;
         }
+        kill();
+        return false;
     }
 
     /** SIGTERM without waiting: the shutdown hooks run while the test watches; {@link #stop()} waits later. */

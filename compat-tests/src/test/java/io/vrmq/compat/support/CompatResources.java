@@ -103,12 +103,12 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
     }
 
     private void closeAll(Deque<AutoCloseable> resources) throws Exception {
-        Exception first = null;
+        Throwable first = null;
         while (!resources.isEmpty()) {
             AutoCloseable resource = resources.pop();
             try {
                 resource.close();
-            } catch (Exception e) {
+            } catch (Exception | AssertionError e) {    // e.g. a NameServer that ignored SIGTERM: close the rest
                 if (first == null) {
                     first = e;
                 } else {
@@ -121,8 +121,11 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
                 children.remove(nameServer.process());
             }
         }
-        if (first != null) {
-            throw first;
+        if (first instanceof Exception exception) {
+            throw exception;
+        }
+        if (first instanceof AssertionError assertionError) {
+            throw assertionError;
         }
     }
 }

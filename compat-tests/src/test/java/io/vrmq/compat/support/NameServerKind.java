@@ -15,7 +15,7 @@ import java.util.Map;
  */
 public enum NameServerKind {
 
-    /** Ours: {@code java -jar vrmq-namesrv.jar -conf <json>}, the jar named by the {@code vrmq.namesrv.jar} property. */
+    /** Ours: {@code java -jar vrmq-namesrv.jar -conf <json>}, the jar named by property {@code vrmq.namesrv.jar}. */
     VRMQ {
         @Override
         RunningNameServer start(Path dir, NameServerSettings settings, int listenPort) {

@@ -55,13 +55,22 @@ public final class RawConnection implements AutoCloseable {
 
     /** Reads one whole frame and decodes it with the official decoder; fails on end-of-stream or timeout. */
     public RemotingCommand readCommand() throws Exception {
+        return RemotingCommand.decode(ByteBuffer.wrap(readFrame()));
+    }
+
+    /** Reads one whole frame: the bytes after its length field, starting with the serialize-type byte. */
+    public byte[] readFrame() throws IOException {
         InputStream in = socket.getInputStream();
-        int frameLength = ByteBuffer.wrap(in.readNBytes(FRAME_LENGTH_BYTES)).getInt();
+        byte[] lengthField = in.readNBytes(FRAME_LENGTH_BYTES);
+        if (lengthField.length != FRAME_LENGTH_BYTES) {
+            throw new IOException("stream ended before a frame (" + lengthField.length + " bytes)");
+        }
+        int frameLength = ByteBuffer.wrap(lengthField).getInt();
         byte[] frame = in.readNBytes(frameLength);
         if (frame.length != frameLength) {
             throw new IOException("stream ended inside a frame: " + frame.length + " of " + frameLength + " bytes");
         }
-        return RemotingCommand.decode(ByteBuffer.wrap(frame));
+        return frame;
     }
 
     /**

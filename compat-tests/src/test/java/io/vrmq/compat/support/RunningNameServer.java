@@ -33,14 +33,16 @@ public final class RunningNameServer implements AutoCloseable {
         return process;
     }
 
-    /** SIGTERM and wait for the exit, as an operator stops it. */
+    /** SIGTERM and wait for the exit, as an operator stops it; fails if it had to be killed instead. */
     public void stop() {
-        process.stop();
+        if (!process.stop()) {
+            throw new AssertionError(this + " did not exit on SIGTERM and was killed" + process.describeLog());
+        }
     }
 
     @Override
     public void close() {
-        process.stop();
+        stop();
     }
 
     @Override
