@@ -1,9 +1,16 @@
 package io.vrmq.broker;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
+import io.vertx.micrometer.MicrometerMetricsFactory;
+import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vrmq.remoting.launch.RoleLauncher;
 
-/** Starts a broker: {@code java -jar vrmq-broker.jar [-conf broker.json]}. Wiring only. */
+/**
+ * Starts a broker: {@code java -jar vrmq-broker.jar [-conf broker.json]}. Builds Vert.x with Prometheus metrics (the
+ * broker's own meters share the registry) and deploys {@link BrokerVerticle}. Wiring only.
+ */
 public final class BrokerMain {
     static final String DEFAULTS_RESOURCE = "broker-defaults.json";
 
@@ -11,6 +18,11 @@ public final class BrokerMain {
     }
 
     public static void main(String[] args) {
-        RoleLauncher.run(args, DEFAULTS_RESOURCE, Vertx::vertx, BrokerVerticle::new);
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        RoleLauncher.run(args, DEFAULTS_RESOURCE, options -> Vertx.builder()
+                .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
+                .withMetrics(new MicrometerMetricsFactory(registry))
+                .build(),
+            config -> new BrokerVerticle(config, registry));
     }
 }

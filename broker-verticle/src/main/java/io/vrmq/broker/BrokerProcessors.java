@@ -1,9 +1,12 @@
 package io.vrmq.broker;
 
+import io.vrmq.broker.admin.BrokerConsumeStatsProcessor;
 import io.vrmq.broker.admin.BrokerInfoProcessor;
 import io.vrmq.broker.admin.ClientConnectionProcessor;
 import io.vrmq.broker.admin.ConsumeStatsProcessor;
+import io.vrmq.broker.admin.ConsumerCallProcessor;
 import io.vrmq.broker.admin.GroupAdminProcessor;
+import io.vrmq.broker.admin.ProducerTableProcessor;
 import io.vrmq.broker.admin.QueueLockProcessor;
 import io.vrmq.broker.admin.QueueLockTable;
 import io.vrmq.broker.admin.ResetOffsetProcessor;
@@ -38,6 +41,9 @@ final class BrokerProcessors {
         new GroupAdminProcessor(broker).registerInto(table);
         new ClientConnectionProcessor(broker).registerInto(table);
         new ConsumeStatsProcessor(broker).registerInto(table);
+        new ConsumerCallProcessor(broker).registerInto(table);
+        new ProducerTableProcessor(broker).registerInto(table);
+        new BrokerConsumeStatsProcessor(broker).registerInto(table);
         new ResetOffsetProcessor(broker).registerInto(table);
         new QueueLockProcessor(broker, new QueueLockTable(System::currentTimeMillis,
             QueueLockTable.DEFAULT_MAX_LIVE_TIME_MS)).registerInto(table);

@@ -1,5 +1,7 @@
 package io.vrmq.broker;
 
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -7,7 +9,9 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.group.SubscriptionGroupTable;
+import io.vrmq.broker.http.BrokerAdminServer;
 import io.vrmq.broker.longpoll.PullHoldService;
+import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
@@ -48,12 +52,21 @@ public final class BrokerVerticle extends VerticleBase {
     private final int fastPort;
     private final List<RemotingServer> servers = new ArrayList<>();
     private final List<Long> timers = new ArrayList<>();
+    private final PrometheusMeterRegistry registry;
+    private BrokerAdminServer adminServer;
     private BrokerContext context;
     private NameServerRegistrar registrar;
     private RemotingClient namesrvClient;
     private DeliveryServices deliveries;
 
+    /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
+        this(rawConfig, new PrometheusMeterRegistry(PrometheusConfig.DEFAULT));
+    }
+
+    /** A broker whose meters go to {@code registry}, which Vert.x's own meters may share (BrokerMain). */
+    public BrokerVerticle(JsonObject rawConfig, PrometheusMeterRegistry registry) {
+        this.registry = registry;
         this.rawConfig = rawConfig;
         this.config = BrokerConfig.from(rawConfig);
         this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
@@ -78,6 +91,7 @@ public final class BrokerVerticle extends VerticleBase {
         ClientRegistry clients = new ClientRegistry(System::currentTimeMillis, config.channelExpiredTimeoutMs());
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
         PullHoldService holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
+        BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
         return Future.all(topics.load(), groups.load(), offsets.load())
             .compose(loaded -> vertx.executeBlocking(() -> MessageStore.open(storeConfig,
                 StoreOptions.defaults().withTagsCodes(new ScheduleTagsCode(delayLevels)))))
@@ -86,10 +100,11 @@ public final class BrokerVerticle extends VerticleBase {
                     holds.onDispatched(topic, queueId, maxOffset));
                 StoreAccess storeAccess = new StoreAccess(vertx, store, config.storeReaderThreads());
                 context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-                    delayLevels);
+                    delayLevels, metrics);
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
                 return listen(BrokerProcessors.build(context, holds));
             })
+            .compose(listening -> startAdmin())
             .compose(listening -> startRegistration(topics, json, identity))
             .onSuccess(started -> {
                 startPeriodicTasks(offsets, clients);
@@ -103,13 +118,18 @@ public final class BrokerVerticle extends VerticleBase {
         AtomicInteger connections = new AtomicInteger();
         NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
         RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-            connections, processors, RemotingObserver.NONE);
+            connections, processors, context.metrics());
         RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-            connections, processors, RemotingObserver.NONE);
+            connections, processors, context.metrics());
         servers.add(main);
         servers.add(fast);
         return Future.all(main.listen(config.bindAddress(), listenPort), fast.listen(config.bindAddress(), fastPort))
             .mapEmpty();
+    }
+
+    private Future<Integer> startAdmin() {
+        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis());
+        return adminServer.start();
     }
 
     private Future<Void> startRegistration(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
@@ -152,6 +172,7 @@ public final class BrokerVerticle extends VerticleBase {
         timers.forEach(vertx::cancelTimer);
         Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
         return unregistered
+            .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
             .eventually(() -> Future.join(servers.stream().map(server -> server.shutdown(config.shutdownGraceMs()))
                 .toList()))
             .eventually(() -> context == null ? Future.succeededFuture()
@@ -169,5 +190,10 @@ public final class BrokerVerticle extends VerticleBase {
 
     public int fastPort() {
         return fastPort;
+    }
+
+    /** The bound admin HTTP port (useful with adminPort 0), or -1 when the admin API is off or not started. */
+    public int adminPort() {
+        return adminServer == null ? BrokerAdminServer.DISABLED_PORT : adminServer.port();
     }
 }

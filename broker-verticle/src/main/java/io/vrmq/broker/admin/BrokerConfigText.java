@@ -9,19 +9,26 @@ import java.util.TreeMap;
 /**
  * The broker's effective settings as GET_BROKER_CONFIG (26) returns them: a properties text, one {@code name=value}
  * line each (RocketMQ's MixAll.properties2String, which mqadmin getBrokerConfig reads back with
- * {@code Properties.load}), under RocketMQ's names where one exists. Secrets (adminToken) are left out. Stateless.
+ * {@code Properties.load}), under RocketMQ's names where one exists. Secrets (adminToken) are left out. The HTTP
+ * admin API shows the same {@link #values}. Stateless.
  */
-final class BrokerConfigText {
+public final class BrokerConfigText {
     private BrokerConfigText() {
     }
 
     static String of(BrokerConfig broker, StoreConfig store) {
-        Map<String, Object> values = new TreeMap<>();
-        putBroker(values, broker);
-        putStore(values, store);
+        Map<String, Object> values = values(broker, store);
         StringBuilder text = new StringBuilder();
         values.forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
         return text.toString();
+    }
+
+    /** Every effective setting by name, sorted; secrets left out. */
+    public static Map<String, Object> values(BrokerConfig broker, StoreConfig store) {
+        Map<String, Object> values = new TreeMap<>();
+        putBroker(values, broker);
+        putStore(values, store);
+        return values;
     }
 
     private static void putBroker(Map<String, Object> values, BrokerConfig config) {

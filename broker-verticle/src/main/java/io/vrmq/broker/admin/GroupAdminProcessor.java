@@ -1,7 +1,6 @@
 package io.vrmq.broker.admin;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
@@ -18,18 +17,19 @@ import java.util.Map;
 
 /**
  * Subscription group administration: UPDATE_AND_CREATE_SUBSCRIPTIONGROUP (200), GET_ALL_SUBSCRIPTIONGROUP_CONFIG
- * (201), DELETE_SUBSCRIPTIONGROUP (207) and GET_SUBSCRIPTIONGROUP_CONFIG (352). Runs on the event loop; the group and
- * offset tables are thread-safe and persist asynchronously.
+ * (201), DELETE_SUBSCRIPTIONGROUP (207) and GET_SUBSCRIPTIONGROUP_CONFIG (352); create/update is {@link GroupAdmin}'s,
+ * which the HTTP admin API shares. Runs on the event loop; the group and offset tables are thread-safe and persist
+ * asynchronously.
  */
 public final class GroupAdminProcessor {
     private static final Logger log = LoggerFactory.getLogger(GroupAdminProcessor.class);
-    private static final int GROUP_MAX_LENGTH = 120;
-    private static final String VALID_CHARS = "^[%|a-zA-Z0-9_-]+$";
 
     private final BrokerContext broker;
+    private final GroupAdmin admin;
 
     public GroupAdminProcessor(BrokerContext broker) {
         this.broker = broker;
+        this.admin = new GroupAdmin(broker);
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -39,26 +39,14 @@ public final class GroupAdminProcessor {
         table.register(RequestCode.GET_SUBSCRIPTIONGROUP_CONFIG, this::groupConfig);
     }
 
-    /**
-     * The body replaces the whole config, as in RocketMQ (which decodes it into a fresh object): a field the body
-     * leaves out takes its default, not the group's current value. No body: nothing to do, SUCCESS.
-     */
+    /** The body replaces the whole config (see {@link GroupAdmin}). No body: nothing to do, SUCCESS. */
     private Future<RemotingCommand> updateAndCreate(RemotingConnection connection, RemotingCommand request) {
         if (!request.hasBody()) {
             return reply(RemotingCommand.success(request, null));
         }
         JsonNode body = broker.json().decode(request.body(), JsonNode.class);
-        String group = body.path("groupName").asText(null);
-        String invalid = invalidGroupReason(group);
-        if (invalid != null) {
-            return reply(RemotingCommand.failure(request, ResponseCode.INVALID_PARAMETER, invalid));
-        }
-        ObjectNode merged = broker.json().mapper().valueToTree(SubscriptionGroupConfig.defaults(group,
-            broker.config().maxReconsumeTimes()));
-        body.fields().forEachRemaining(field -> merged.set(field.getKey(), field.getValue()));
-        SubscriptionGroupConfig config = broker.json().mapper().convertValue(merged, SubscriptionGroupConfig.class);
-        log.info("update or create subscription group {} from {}", group, connection.remoteAddress());
-        return broker.groups().put(config).map(persisted -> RemotingCommand.success(request, null));
+        return admin.createOrUpdate(body, connection.remoteAddress())
+            .map(config -> RemotingCommand.success(request, null));
     }
 
     /** RocketMQ's SubscriptionGroupWrapper: the table, its version, and the (always empty here) forbidden table. */
@@ -88,20 +76,6 @@ public final class GroupAdminProcessor {
                 "No group in this broker"));
         }
         return reply(RemotingCommand.success(request, broker.json().encode(config)));
-    }
-
-    /** Null when the name is fine, else RocketMQ's TopicValidator.validateGroup remark. */
-    static String invalidGroupReason(String group) {
-        if (group == null || group.isBlank()) {
-            return "The specified group is blank.";
-        }
-        if (!group.matches(VALID_CHARS)) {
-            return "The specified group: " + group + ", contains illegal characters, allowing only " + VALID_CHARS;
-        }
-        if (group.length() > GROUP_MAX_LENGTH) {
-            return "The specified group: " + group + ", is longer than group max length: " + GROUP_MAX_LENGTH;
-        }
-        return null;
     }
 
     private static Future<RemotingCommand> reply(RemotingCommand response) {

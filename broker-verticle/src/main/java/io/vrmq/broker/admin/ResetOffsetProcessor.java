@@ -1,42 +1,27 @@
 package io.vrmq.broker.admin;
 
 import io.vertx.core.Future;
-import io.vertx.core.buffer.Buffer;
 import io.vrmq.broker.BrokerContext;
-import io.vrmq.broker.client.ClientChannel;
-import io.vrmq.broker.client.ConsumerGroupInfo;
-import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.protocol.HeaderFields;
 import io.vrmq.remoting.protocol.RemotingCommand;
-import io.vrmq.remoting.protocol.RemotingCommandException;
 import io.vrmq.remoting.protocol.RequestCode;
-import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
-import io.vrmq.store.MessageStore;
-import io.vrmq.store.TimeBoundary;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
-import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.stream.IntStream;
 
 /**
- * INVOKE_BROKER_TO_RESET_OFFSET (222): moves a group's offsets on a topic to a point in time (timestamp -1: the end
- * of each queue), commits them on the broker, and tells every online member with a oneway
- * RESET_CONSUMER_CLIENT_OFFSET (220) so that its in-memory offsets follow (otherwise its next offset commit would
- * undo the reset). Answers with the ResetOffsetBody. Without isForce an offset only moves back, as RocketMQ's
- * client-side reset does. Queue offsets are looked up on the reader pool.
+ * INVOKE_BROKER_TO_RESET_OFFSET (222): decodes the ResetOffsetRequestHeader, lets {@link OffsetReset} move and commit
+ * the offsets and notify the group's members, and answers with the ResetOffsetBody. Refusals (slave, unknown topic or
+ * group, offset out of range) come back as RocketMQ's codes and remarks through the dispatcher.
  */
 public final class ResetOffsetProcessor {
-    private static final Logger log = LoggerFactory.getLogger(ResetOffsetProcessor.class);
-
     private final BrokerContext broker;
+    private final OffsetReset offsetReset;
 
     public ResetOffsetProcessor(BrokerContext broker) {
         this.broker = broker;
+        this.offsetReset = new OffsetReset(broker);
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -44,101 +29,17 @@ public final class ResetOffsetProcessor {
     }
 
     private Future<RemotingCommand> reset(RemotingConnection connection, RemotingCommand request) {
-        ResetRequest reset = ResetRequest.decode(request.header());
-        RemotingCommand refusal = refusal(request, reset);
-        if (refusal != null) {
-            return Future.succeededFuture(refusal);
-        }
-        TopicConfig topic = broker.topics().get(reset.topic());
-        log.info("reset offsets of group {} on topic {} to timestamp {} (force {}), requested by {}", reset.group(),
-            reset.topic(), reset.timestamp(), reset.isForce(), connection.remoteAddress());
-        return broker.store().read(() -> targetOffsets(broker.store().store(), reset, topic.readQueueNums()))
-            .map(offsets -> {
-                Map<MessageQueue, Long> offsetTable = commit(reset, offsets);
-                Buffer body = QueueKeyedJson.body(broker.json(), Map.of(), offsetTable);
-                notifyMembers(reset, body);
-                return RemotingCommand.success(request, body);
-            });
-    }
-
-    /** RocketMQ's checks and remarks, or null when the reset may go ahead. */
-    private RemotingCommand refusal(RemotingCommand request, ResetRequest reset) {
-        if (!broker.config().isMaster()) {
-            return RemotingCommand.failure(request, ResponseCode.SYSTEM_ERROR, "Can not reset offset in slave broker");
-        }
-        if (broker.topics().get(reset.topic()) == null) {
-            return RemotingCommand.failure(request, ResponseCode.TOPIC_NOT_EXIST, "Topic " + reset.topic()
-                + " does not exist");
-        }
-        if (broker.groups().get(reset.group()) == null) {
-            return RemotingCommand.failure(request, ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST, "Group "
-                + reset.group() + " does not exist");
-        }
-        return null;
-    }
-
-    /** Queue id → offset to move to. Runs on a reader thread. */
-    private static Map<Integer, Long> targetOffsets(MessageStore store, ResetRequest reset, int readQueueNums) {
-        Map<Integer, Long> targets = new TreeMap<>();
-        List<Integer> queueIds = reset.queueId() >= 0 ? List.of(reset.queueId())
-            : IntStream.range(0, readQueueNums).boxed().toList();
-        for (int queueId : queueIds) {
-            if (reset.queueId() >= 0 && reset.offset() != null && reset.offset() != -1) {
-                targets.put(queueId, checkedOffset(store, reset, queueId));
-            } else if (reset.timestamp() < 0) {
-                targets.put(queueId, store.getMaxOffsetInQueue(reset.topic(), queueId));
-            } else {
-                targets.put(queueId, Math.max(0, store.getOffsetInQueueByTime(reset.topic(), queueId,
-                    reset.timestamp(), TimeBoundary.LOWER)));
-            }
-        }
-        return targets;
-    }
-
-    private static long checkedOffset(MessageStore store, ResetRequest reset, int queueId) {
-        long min = store.getMinOffsetInQueue(reset.topic(), queueId);
-        long max = store.getMaxOffsetInQueue(reset.topic(), queueId);
-        if (reset.offset() < min || reset.offset() > max + 1) {
-            throw new RemotingCommandException(ResponseCode.SYSTEM_ERROR, String.format(
-                "Target offset %d not in consume queue range [%d-%d]", reset.offset(), min, max));
-        }
-        return reset.offset();
-    }
-
-    private Map<MessageQueue, Long> commit(ResetRequest reset, Map<Integer, Long> targets) {
-        Map<MessageQueue, Long> offsetTable = new TreeMap<>();
-        targets.forEach((queueId, target) -> {
-            long committed = broker.offsets().query(reset.group(), reset.topic(), queueId);
-            long offset = reset.isForce() || committed < 0 || target < committed ? target : committed;
-            broker.offsets().commit(reset.group(), reset.topic(), queueId, offset);
-            offsetTable.put(new MessageQueue(broker.config().brokerName(), queueId, reset.topic()), offset);
-        });
-        return offsetTable;
-    }
-
-    private void notifyMembers(ResetRequest reset, Buffer body) {
-        ConsumerGroupInfo group = broker.clients().consumerGroup(reset.group());
-        if (group == null) {
-            return;
-        }
-        RemotingCommand notify = RemotingCommand.request(RequestCode.RESET_CONSUMER_CLIENT_OFFSET, Map.of(
-            "topic", reset.topic(), "group", reset.group(), "timestamp", Long.toString(reset.timestamp()),
-            "isForce", Boolean.toString(reset.isForce())), body);
-        for (ClientChannel member : group.channels()) {
-            member.connection().invokeOneway(notify).onFailure(error -> log.warn(
-                "reset offset notice to {} of group {} failed: {}", member.clientId(), reset.group(),
-                error.toString()));
-        }
+        return offsetReset.reset(decode(request.header()), connection.remoteAddress())
+            .map(offsetTable -> RemotingCommand.success(request, QueueKeyedJson.body(broker.json(), Map.of(),
+                offsetTable)));
     }
 
     /** ResetOffsetRequestHeader: queueId -1 = every queue; offset is used only with a queueId. */
-    record ResetRequest(String topic, String group, long timestamp, boolean isForce, int queueId, Long offset) {
-        static ResetRequest decode(HeaderFields header) {
-            String offset = header.optionalString("offset");
-            return new ResetRequest(header.requiredString("topic"), header.requiredString("group"),
-                header.requiredLong("timestamp"), header.optionalBoolean("isForce", false),
-                header.optionalInt("queueId", -1),
-                offset == null || offset.isEmpty() ? null : header.optionalLong("offset", -1));
-        }
+    static OffsetReset.Request decode(HeaderFields header) {
+        String offset = header.optionalString("offset");
+        return new OffsetReset.Request(header.requiredString("topic"), header.requiredString("group"),
+            header.requiredLong("timestamp"), header.optionalBoolean("isForce", false),
+            header.optionalInt("queueId", -1),
+            offset == null || offset.isEmpty() ? null : header.optionalLong("offset", -1));
     }
 }

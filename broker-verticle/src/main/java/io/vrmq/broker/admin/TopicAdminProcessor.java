@@ -2,7 +2,6 @@ package io.vrmq.broker.admin;
 
 import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
-import io.vrmq.broker.topic.TopicNames;
 import io.vrmq.remoting.body.DataVersion;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.body.TopicConfigSerializeWrapper;
@@ -13,9 +12,6 @@ import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
-import io.vrmq.store.MessageStore;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,18 +21,19 @@ import java.util.TreeSet;
 /**
  * Topic administration: UPDATE_AND_CREATE_TOPIC (17), GET_ALL_TOPIC_CONFIG (21), DELETE_TOPIC_IN_BROKER (215),
  * GET_TOPIC_CONFIG (351), GET_TOPIC_STATS_INFO (202) and GET_SYSTEM_TOPIC_LIST_FROM_BROKER (305), with RocketMQ's
- * header fields, bodies and remarks. Table changes run on the event loop (the tables are thread-safe and persist
- * asynchronously); store reads and the store's topic deletion run on the reader pool.
+ * header fields, bodies and remarks. The checks and changes themselves are {@link TopicAdmin}'s, which the HTTP admin
+ * API shares. Table changes run on the event loop (the tables are thread-safe and persist asynchronously); store
+ * reads and the store's topic deletion run on the reader pool.
  */
 public final class TopicAdminProcessor {
-    private static final Logger log = LoggerFactory.getLogger(TopicAdminProcessor.class);
-
     private final BrokerContext broker;
     private final SystemTopicNames systemTopics;
+    private final TopicAdmin admin;
 
     public TopicAdminProcessor(BrokerContext broker, SystemTopicNames systemTopics) {
         this.broker = broker;
         this.systemTopics = systemTopics;
+        this.admin = new TopicAdmin(broker, systemTopics);
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -51,24 +48,12 @@ public final class TopicAdminProcessor {
     /** The table's change listener registers the new config with every NameServer at once. */
     private Future<RemotingCommand> updateAndCreate(RemotingConnection connection, RemotingCommand request) {
         HeaderFields header = request.header();
-        String topic = header.requiredString("topic");
-        String invalid = TopicNames.invalidReason(topic);
-        if (invalid != null) {
-            return reply(RemotingCommand.failure(request, ResponseCode.INVALID_PARAMETER, invalid));
-        }
-        if (systemTopics.isSystemTopic(topic)) {
-            return reply(RemotingCommand.failure(request, ResponseCode.INVALID_PARAMETER, "The topic[" + topic
-                + "] is conflict with system topic."));
-        }
-        TopicConfig current = broker.topics().get(topic);
-        TopicConfig config = new TopicConfig(topic, header.requiredInt("readQueueNums"),
+        TopicConfig requested = new TopicConfig(header.requiredString("topic"), header.requiredInt("readQueueNums"),
             header.requiredInt("writeQueueNums"), header.requiredInt("perm"),
             header.optionalString("topicFilterType"), header.optionalInt("topicSysFlag", 0),
-            header.optionalBoolean("order", false),
-            TopicAttributes.apply(current == null ? Map.of() : current.attributes(),
-                header.optionalString("attributes")));
-        log.info("update or create topic {} from {}: {}", topic, connection.remoteAddress(), config);
-        return broker.topics().put(config).map(persisted -> RemotingCommand.success(request, null));
+            header.optionalBoolean("order", false), null);
+        return admin.createOrUpdate(requested, header.optionalString("attributes"), connection.remoteAddress())
+            .map(config -> RemotingCommand.success(request, null));
     }
 
     private Future<RemotingCommand> allTopicConfig(RemotingConnection connection, RemotingCommand request) {
@@ -83,22 +68,7 @@ public final class TopicAdminProcessor {
 
     /** Removes the config, the group offsets and the ConsumeQueues; the CommitLog keeps the records until retention. */
     private Future<RemotingCommand> delete(RemotingConnection connection, RemotingCommand request) {
-        String topic = request.header().requiredString("topic");
-        if (topic.isBlank()) {
-            return reply(RemotingCommand.failure(request, ResponseCode.INVALID_PARAMETER,
-                "The specified topic is blank."));
-        }
-        if (systemTopics.isSystemTopic(topic)) {
-            return reply(RemotingCommand.failure(request, ResponseCode.INVALID_PARAMETER, "The topic[" + topic
-                + "] is conflict with system topic."));
-        }
-        log.info("delete topic {} requested by {}", topic, connection.remoteAddress());
-        broker.offsets().removeTopic(topic);
-        return broker.topics().delete(topic)
-            .compose(deleted -> broker.store().read(() -> {
-                broker.store().store().deleteTopic(topic);
-                return topic;
-            }))
+        return admin.delete(request.header().requiredString("topic"), connection.remoteAddress())
             .map(deleted -> RemotingCommand.success(request, null));
     }
 
@@ -116,29 +86,16 @@ public final class TopicAdminProcessor {
 
     private Future<RemotingCommand> topicStats(RemotingConnection connection, RemotingCommand request) {
         String topic = request.header().requiredString("topic");
-        TopicConfig config = broker.topics().get(topic);
-        if (config == null) {
-            return reply(RemotingCommand.failure(request, ResponseCode.TOPIC_NOT_EXIST,
-                "topic[" + topic + "] not exist"));
-        }
-        int queueCount = Math.max(config.readQueueNums(), config.writeQueueNums());
         String brokerName = broker.config().brokerName();
-        return broker.store().read(() -> queueOffsets(broker.store().store(), topic, brokerName, queueCount))
-            .map(table -> RemotingCommand.success(request, QueueKeyedJson.body(broker.json(),
-                Map.of("topicPutTps", 0.0), table)));
-    }
-
-    /** Min, max and last store time per queue, as TopicStatsTable's TopicOffset. Runs on a reader thread. */
-    private static Map<MessageQueue, TopicOffset> queueOffsets(MessageStore store, String topic, String brokerName,
-                                                              int queueCount) {
-        Map<MessageQueue, TopicOffset> table = new LinkedHashMap<>();
-        for (int queueId = 0; queueId < queueCount; queueId++) {
-            long min = Math.max(0, store.getMinOffsetInQueue(topic, queueId));
-            long max = Math.max(0, store.getMaxOffsetInQueue(topic, queueId));
-            long lastUpdate = max > 0 ? Math.max(0, store.getMessageStoreTimestamp(topic, queueId, max - 1)) : 0;
-            table.put(new MessageQueue(brokerName, queueId, topic), new TopicOffset(lastUpdate, max, min));
-        }
-        return table;
+        return admin.status(topic).map(queues -> {
+            Map<MessageQueue, TopicOffset> table = new LinkedHashMap<>();
+            for (TopicAdmin.QueueStatus queue : queues) {
+                table.put(new MessageQueue(brokerName, queue.queueId(), topic),
+                    new TopicOffset(queue.lastUpdateTimestamp(), queue.maxOffset(), queue.minOffset()));
+            }
+            return RemotingCommand.success(request, QueueKeyedJson.body(broker.json(), Map.of("topicPutTps", 0.0),
+                table));
+        });
     }
 
     private Future<RemotingCommand> systemTopicList(RemotingConnection connection, RemotingCommand request) {

@@ -69,6 +69,10 @@ public final class PullMessageProcessor {
                 if (code == ResponseCode.PULL_NOT_FOUND && maySuspend && hold(request, pull, filter, reply)) {
                     return;
                 }
+                if (code == ResponseCode.SUCCESS) {
+                    broker.metrics().messagesPulled(pull.topic(), pull.consumerGroup(), result.messages().size(),
+                        result.totalBytes());
+                }
                 reply.complete(answer(request, result, code));
             });
     }

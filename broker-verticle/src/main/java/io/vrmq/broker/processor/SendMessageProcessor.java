@@ -58,7 +58,9 @@ public final class SendMessageProcessor {
             bornHost(connection), send.reconsumeTimes(), 0);
         boolean isWaitFlush = !"false".equals(properties.get(MessageConst.WAIT_STORE_MSG_OK));
         String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
+        int bodyBytes = request.body().length();
         return broker.store().append(message)
+            .map(result -> counted(result, topic.topicName(), 1, bodyBytes))
             .compose(result -> reply(request, result, isWaitFlush, queueId, uniqKey, null));
     }
 
@@ -69,7 +71,9 @@ public final class SendMessageProcessor {
         InetSocketAddress bornHost = bornHost(connection);
         List<MessageToStore> messages = new ArrayList<>();
         StringBuilder uniqKeys = new StringBuilder();
+        long bodyBytes = 0;
         for (BatchBodyDecoder.BatchMessage inner : BatchBodyDecoder.decode(request.body())) {
+            bodyBytes += inner.body().length;
             Map<String, String> properties = MessageProperties.parse(inner.properties());
             properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
             String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
@@ -82,8 +86,18 @@ public final class SendMessageProcessor {
         }
         Map<String, String> batchProperties = MessageProperties.parse(send.properties());
         boolean isWaitFlush = !"false".equals(batchProperties.get(MessageConst.WAIT_STORE_MSG_OK));
+        long batchBodyBytes = bodyBytes;
         return broker.store().appendBatch(messages)
+            .map(result -> counted(result, topic.topicName(), messages.size(), batchBodyBytes))
             .compose(result -> reply(request, result, isWaitFlush, queueId, null, uniqKeys.toString()));
+    }
+
+    /** Counts a stored append for the per-topic meters; the hot path does one map look-up. */
+    private AppendResult counted(AppendResult result, String topic, int messageCount, long bodyBytes) {
+        if (result.isOk()) {
+            broker.metrics().messagesStored(topic, messageCount, bodyBytes);
+        }
+        return result;
     }
 
     private Future<RemotingCommand> reply(RemotingCommand request, AppendResult result, boolean isWaitFlush,

@@ -1,0 +1,58 @@
+package io.vrmq.broker.http;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Handler;
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import io.vertx.ext.web.handler.BodyHandler;
+import io.vertx.micrometer.PrometheusScrapingHandler;
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.admin.SystemTopicNames;
+import io.vrmq.broker.admin.TopicAdmin;
+import io.vrmq.broker.metrics.StoreGauges;
+
+/**
+ * The broker's HTTP/JSON admin router: health, topics, groups, messages, broker runtime and config under
+ * {@code /api/v1}, and Prometheus metrics at {@code /metrics}. Writes need the bearer token when adminToken is set.
+ * Errors are JSON {@code {"error": "...", "status": N}} with the same HTTP status. Handlers run on the event loop and
+ * hand every store read to the reader pool.
+ */
+public final class BrokerAdminRouter {
+    /** Admin request bodies are small JSON objects; refuse anything larger before buffering it. */
+    static final long MAX_BODY_BYTES = 64 * 1024;
+
+    private BrokerAdminRouter() {
+    }
+
+    public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
+                                StoreGauges storeGauges, long bootTimestampMs) {
+        HttpReplies replies = new HttpReplies(broker.json());
+        Router router = Router.router(vertx);
+        router.route().handler(new BearerTokenGuard(broker.config().adminToken()));
+        router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
+        new BrokerRoutes(broker, replies, bootTimestampMs).mount(router);
+        new TopicRoutes(broker, new TopicAdmin(broker, new SystemTopicNames(broker.config())), replies).mount(router);
+        new GroupRoutes(broker, replies).mount(router);
+        new MessageRoutes(broker, replies).mount(router);
+        Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(registry);
+        router.get("/metrics").handler(context -> storeGauges.refresh().onComplete(refreshed -> {
+            if (refreshed.failed()) {
+                replies.failure(context, refreshed.cause());
+            } else {
+                scrape.handle(context);
+            }
+        }));
+        router.route().last().handler(context -> HttpReplies.error(context, HttpError.NOT_FOUND,
+            "no such resource: " + context.request().method() + " " + context.request().path()));
+        router.route().failureHandler(context -> {
+            if (context.failure() != null) {
+                replies.failure(context, context.failure());
+            } else {
+                HttpReplies.error(context, context.statusCode() > 0 ? context.statusCode() : HttpError.INTERNAL,
+                    "request failed");
+            }
+        });
+        return router;
+    }
+}

@@ -1,0 +1,75 @@
+package io.vrmq.broker.http;
+
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.metrics.JvmMeters;
+import io.vrmq.broker.metrics.StoreGauges;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The broker's admin HTTP server on adminHost:adminPort (adminPort -1: off; 0: any free port, see {@link #port}),
+ * with the meters it serves: the store gauges, the JVM meters, and the once-a-second sampling behind the put/get
+ * rates. Owned by the broker verticle: {@link #start} and {@link #stop} run on its context.
+ */
+public final class BrokerAdminServer {
+    private static final Logger log = LoggerFactory.getLogger(BrokerAdminServer.class);
+    /** How often the put/get totals are sampled for the rate windows. */
+    private static final long RATE_SAMPLE_INTERVAL_MS = 1_000;
+    public static final int DISABLED_PORT = -1;
+
+    private final Vertx vertx;
+    private final BrokerContext broker;
+    private final PrometheusMeterRegistry registry;
+    private final long bootTimestampMs;
+    private HttpServer server;
+    private JvmMeters jvmMeters;
+    private long sampleTimer = -1;
+    private int port = DISABLED_PORT;
+
+    public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
+                             long bootTimestampMs) {
+        this.vertx = vertx;
+        this.broker = broker;
+        this.registry = registry;
+        this.bootTimestampMs = bootTimestampMs;
+    }
+
+    /** Completes with the bound port, or {@link #DISABLED_PORT} when adminPort is -1. */
+    public Future<Integer> start() {
+        if (broker.config().adminPort() == DISABLED_PORT) {
+            return Future.succeededFuture(DISABLED_PORT);
+        }
+        jvmMeters = JvmMeters.bindTo(registry);
+        StoreGauges storeGauges = new StoreGauges(broker, registry);
+        sampleTimer = vertx.setPeriodic(RATE_SAMPLE_INTERVAL_MS,
+            id -> broker.metrics().sampleRates(System.currentTimeMillis()));
+        server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
+        return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs))
+            .listen(broker.config().adminPort())
+            .map(bound -> {
+                port = bound.actualPort();
+                log.info("broker admin API listening on http://{}:{}", broker.config().adminHost(), port);
+                return port;
+            });
+    }
+
+    /** The bound port, or {@link #DISABLED_PORT}. */
+    public int port() {
+        return port;
+    }
+
+    public Future<Void> stop() {
+        if (sampleTimer >= 0) {
+            vertx.cancelTimer(sampleTimer);
+        }
+        if (jvmMeters != null) {
+            jvmMeters.close();
+        }
+        return server == null ? Future.succeededFuture() : server.close();
+    }
+}
