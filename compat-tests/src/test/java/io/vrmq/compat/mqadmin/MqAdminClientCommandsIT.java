@@ -138,6 +138,16 @@ class MqAdminClientCommandsIT {
     }
 
     @Test
+    void consumerStatusOfAClientNotInTheGroupFailsWithTheBrokersNotOnlineRemark() {
+        String unknownClient = "127.0.0.1@no-such-client";
+
+        MqAdmin.Output output = mqadmin("consumerStatus", "-g", group, "-i", unknownClient);
+
+        assertTrue(output.stderr().contains("CODE: 1  DESC: The Consumer <" + group + "> <" + unknownClient
+            + "> not online"), output.toString());
+    }
+
+    @Test
     void producerPrintsEachProducerGroupWithItsClients() {
         MqAdmin.Output output = mqadmin("producer", "-b", bed.broker().address()).assertSucceeded();
 
