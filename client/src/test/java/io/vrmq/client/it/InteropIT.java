@@ -58,7 +58,7 @@ class InteropIT {
     static void startCluster(@TempDir Path tempDir) {
         assumeTrue(OfficialClientProcess.classpathFile() != null, "no official client classpath: run `mvn -q -pl"
             + " compat-tests dependency:build-classpath -Dmdep.includeScope=test"
-            + " -Dmdep.outputFile=client/target/official-client-classpath.txt` first");
+            + " -Dmdep.outputFile=compat-tests/target/official-client-classpath.txt` first");
         dir = tempDir;
         cluster = TestCluster.start(tempDir);
     }

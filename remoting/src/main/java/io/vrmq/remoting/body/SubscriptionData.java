@@ -1,5 +1,7 @@
 package io.vrmq.remoting.body;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
 import java.util.Set;
 
 /**
@@ -34,6 +36,7 @@ public record SubscriptionData(String topic, String subString, Set<String> tagsS
         return new SubscriptionData(topic, normalized, tags, codes, subVersion, TAG_EXPRESSION, false);
     }
 
+    @JsonIgnore
     public boolean isAll() {
         return SUB_ALL.equals(subString) || codeSet.isEmpty();
     }
