@@ -1,26 +1,18 @@
 #!/usr/bin/env bash
-# Starts a working NameServer + Broker pair with the embedded default configs (the README's first command):
-# NameServer on :9876 (admin http://127.0.0.1:9880), Broker on :10911 (fast channel :10909), store under
-# ~/vrmq/store. Settings can be overridden with environment variables of the same names as the config keys, e.g.
+# Starts a working NameServer + Broker in one JVM with the embedded default configs (the README's first command):
+# NameServer on :9876 (admin http://127.0.0.1:9880), Broker on :10911 (fast channel :10909, admin
+# http://127.0.0.1:10980), store under ~/vrmq/store. Optional files per role:
+#   scripts/start.sh -namesrv-conf config/namesrv.json -broker-conf config/broker.json
+# Broker and NameServer settings can be overridden with environment variables of the same names, e.g.
 #   flushDiskType=SYNC_FLUSH storePathRootDir=$HOME/mq-store scripts/start.sh
-# Builds both jars on first use (or when VRMQ_REBUILD=1). Ctrl-C or SIGTERM stops both cleanly.
+# (a key both roles have, such as listenPort, belongs in the files). Builds the jar on first use (or when
+# VRMQ_REBUILD=1). Ctrl-C or SIGTERM stops both cleanly.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-if [ ! -f "$root/nameserver-verticle/target/vrmq-namesrv.jar" ] || [ ! -f "$root/broker-verticle/target/vrmq-broker.jar" ] \
-    || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
-    echo "building the NameServer and Broker jars ..." >&2
-    (cd "$root" && mvn -B -q -DskipTests -pl nameserver-verticle,broker-verticle -am package)
+jar="$root/standalone/target/vrmq-standalone.jar"
+if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
+    echo "building $jar ..." >&2
+    (cd "$root" && mvn -B -q -DskipTests -pl standalone -am package)
 fi
-export VRMQ_REBUILD=0
-namesrv_pid=""
-broker_pid=""
-stop_all() {
-    [ -n "$broker_pid" ] && kill -TERM "$broker_pid" 2>/dev/null && wait "$broker_pid" 2>/dev/null || true
-    [ -n "$namesrv_pid" ] && kill -TERM "$namesrv_pid" 2>/dev/null && wait "$namesrv_pid" 2>/dev/null || true
-}
-trap stop_all EXIT INT TERM
-JAVA_OPTS="${NAMESRV_JAVA_OPTS:--Xmx256m}" "$root/scripts/namesrv.sh" &
-namesrv_pid=$!
-JAVA_OPTS="${BROKER_JAVA_OPTS:--Xmx512m}" "$root/scripts/broker.sh" &
-broker_pid=$!
-wait -n "$namesrv_pid" "$broker_pid"
+# shellcheck disable=SC2086
+exec java ${JAVA_OPTS:--Xmx512m} -jar "$jar" "$@"

@@ -1,12 +1,14 @@
 package io.vrmq.remoting.launch;
 
 import io.vertx.core.Deployable;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.remoting.config.RoleConfigLoader;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
@@ -23,16 +25,33 @@ public final class RoleLauncher {
 
     public static void run(String[] args, String defaultsResource, Function<VertxOptions, Vertx> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
-        String configPath = configPath(args);
+        run(vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
+    }
+
+    /**
+     * Starts several roles in one JVM and one Vert.x, one after the other in the given order (a NameServer before
+     * the broker that registers with it); on SIGTERM Vert.x undeploys them in reverse order.
+     */
+    public static void run(Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
         Vertx vertx = vertxFactory.apply(baseOptions());
         Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(vertx), "vrmq-shutdown"));
-        RoleConfigLoader.load(vertx, defaultsResource, configPath)
-            .compose(config -> vertx.deployVerticle(verticleFactory.apply(config)))
-            .onFailure(error -> {
-                System.err.println("start failed: " + error.getMessage());
-                error.printStackTrace(System.err);
-                System.exit(1);
-            });
+        Future<?> started = Future.succeededFuture();
+        for (Role role : roles) {
+            started = started.compose(previous -> RoleConfigLoader.load(vertx, role.defaultsResource(),
+                    role.configPath())
+                .compose(config -> vertx.deployVerticle(role.verticleFactory().apply(config))));
+        }
+        started.onFailure(error -> {
+            System.err.println("start failed: " + error.getMessage());
+            error.printStackTrace(System.err);
+            System.exit(1);
+        });
+    }
+
+    /**
+     * One role to start: its embedded defaults, its config file (or null) and how to build its verticle.
+     */
+    public record Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory) {
     }
 
     /**
@@ -46,13 +65,13 @@ public final class RoleLauncher {
             .setClassPathResolvingEnabled(false));
     }
 
-    /** The value after {@code -conf} (or {@code --conf}), or {@code null}. */
-    static String configPath(String[] args) {
+    /** The value of {@code -name value} (or {@code --name value}, {@code -name=value}), or {@code null}. */
+    public static String option(String[] args, String name) {
         for (int i = 0; i < args.length; i++) {
-            if ((args[i].equals("-conf") || args[i].equals("--conf")) && i + 1 < args.length) {
+            if ((args[i].equals("-" + name) || args[i].equals("--" + name)) && i + 1 < args.length) {
                 return args[i + 1];
             }
-            if (args[i].startsWith("-conf=") || args[i].startsWith("--conf=")) {
+            if (args[i].startsWith("-" + name + "=") || args[i].startsWith("--" + name + "=")) {
                 return args[i].substring(args[i].indexOf('=') + 1);
             }
         }
