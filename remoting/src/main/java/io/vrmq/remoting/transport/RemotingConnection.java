@@ -195,6 +195,11 @@ public final class RemotingConnection {
         }
         result.onComplete(outcome -> {
             RemotingCommand response = outcome.succeeded() ? outcome.result() : errorReply(request, outcome.cause());
+            if (response == null && !request.isOneway()) {
+                // Every two-way request gets exactly one reply; a processor that gives none is a bug, not a hold.
+                response = errorReply(request, new IllegalStateException("the processor for request code "
+                    + request.code() + " gave no response"));
+            }
             int responseCode = response == null ? ResponseCode.SUCCESS : response.code();
             observer.requestHandled(request.code(), responseCode, System.nanoTime() - startNanos);
             if (!request.isOneway() && response != null && !isClosed) {

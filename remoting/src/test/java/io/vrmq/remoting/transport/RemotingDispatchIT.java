@@ -37,6 +37,7 @@ class RemotingDispatchIT {
     private static final int FAILS_WITH_NO_PERMISSION = 9_103;
     private static final int THROWS_TOPIC_NOT_EXIST = 9_104;
     private static final int RECORDS_ONEWAY = 9_105;
+    private static final int GIVES_NO_RESPONSE = 9_106;
     private static final int CONCURRENT_REQUESTS = 200;
 
     @Test
@@ -105,6 +106,22 @@ class RemotingDispatchIT {
             .map(response -> {
                 assertEquals(ResponseCode.SYSTEM_ERROR, response.code());
                 assertTrue(response.remark().contains("processor exploded on purpose"), response.remark());
+                return response;
+            })
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aProcessorThatGivesNoResponseIsAnsweredWithSystemErrorNamingTheCode(Vertx vertx, VertxTestContext test) {
+        ProcessorTable processors = ProcessorTable.builder()
+            .register(GIVES_NO_RESPONSE, (connection, request) -> Future.succeededFuture(null))
+            .build();
+
+        invokeOnce(vertx, processors, RemotingCommand.request(GIVES_NO_RESPONSE))
+            .map(response -> {
+                assertEquals(ResponseCode.SYSTEM_ERROR, response.code());
+                assertTrue(response.remark().contains(String.valueOf(GIVES_NO_RESPONSE)), response.remark());
                 return response;
             })
             .onComplete(test.succeedingThenComplete());
