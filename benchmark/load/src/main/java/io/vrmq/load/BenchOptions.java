@@ -1,6 +1,5 @@
 package io.vrmq.load;
 
-import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -34,11 +33,7 @@ record BenchOptions(String namesrvAddr, String topic, int concurrency, int warmu
     }
 
     static BenchOptions parse(String[] args) {
-        Map<String, String> values = new HashMap<>();
-        for (int i = 0; i < args.length; i += 2) {
-            require(args[i].startsWith("--") && i + 1 < args.length, "expected --name value at '" + args[i] + "'");
-            values.put(args[i].substring(2), args[i + 1]);
-        }
+        Map<String, String> values = CommandLine.parse(args, USAGE);
         return new BenchOptions(
             values.get("namesrv"),
             values.getOrDefault("topic", "BenchTopic"),
@@ -52,8 +47,6 @@ record BenchOptions(String namesrvAddr, String topic, int concurrency, int warmu
     }
 
     private static void require(boolean condition, String message) {
-        if (!condition) {
-            throw new IllegalArgumentException(message + "\n" + USAGE);
-        }
+        CommandLine.require(condition, message, USAGE);
     }
 }

@@ -17,15 +17,10 @@ record LoadResult(String label, String namesrvAddr, int concurrency, long reques
     }
 
     String toJson() {
-        return String.format(Locale.ROOT, "{\"label\":\"%s\",\"namesrv\":\"%s\",\"concurrency\":%d,\"requests\":%d,"
+        return String.format(Locale.ROOT, "{\"label\":%s,\"namesrv\":%s,\"concurrency\":%d,\"requests\":%d,"
                 + "\"errors\":%d,\"seconds\":%.3f,\"requestsPerSecond\":%.1f,\"p50Micros\":%d,\"p99Micros\":%d,"
                 + "\"p999Micros\":%d,\"firstError\":%s}",
-            escape(label), escape(namesrvAddr), concurrency, requests, errors, elapsedNanos / 1e9,
-            requestsPerSecond(), p50Micros, p99Micros, p999Micros,
-            firstError == null ? "null" : "\"" + escape(firstError) + "\"");
-    }
-
-    private static String escape(String text) {
-        return text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", " ");
+            Json.quote(label), Json.quote(namesrvAddr), concurrency, requests, errors, elapsedNanos / 1e9,
+            requestsPerSecond(), p50Micros, p99Micros, p999Micros, Json.quote(firstError));
     }
 }

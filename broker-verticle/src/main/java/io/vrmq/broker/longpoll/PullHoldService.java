@@ -7,6 +7,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +30,8 @@ public final class PullHoldService {
     private final Context context;
     private final int maxHeldPulls;
     private final Map<QueueKey, List<HeldPull>> heldByQueue = new HashMap<>();
+    /** The expiry timer of each held pull, cancelled when a message wakes it first (else it pins the pull). */
+    private final Map<HeldPull, Long> expiryTimers = new IdentityHashMap<>();
     private final Map<QueueKey, Long> advanced = new ConcurrentHashMap<>();
     private final AtomicBoolean isWakeScheduled = new AtomicBoolean();
     private int heldCount;
@@ -50,12 +53,17 @@ public final class PullHoldService {
         heldByQueue.computeIfAbsent(key, k -> new ArrayList<>()).add(pull);
         heldCount++;
         long delayMs = Math.max(1, pull.deadlineMs() - System.currentTimeMillis());
-        vertx.setTimer(delayMs, id -> expire(key, pull));
+        expiryTimers.put(pull, vertx.setTimer(delayMs, id -> expire(key, pull)));
         return true;
     }
 
     public int heldCount() {
         return heldCount;
+    }
+
+    /** Expiry timers still armed; equals {@link #heldCount()} when no woken pull leaks its timer. Event loop only. */
+    int armedExpiryTimers() {
+        return expiryTimers.size();
     }
 
     /** Dispatcher thread: a message was dispatched to a queue. Cheap and non-blocking. */
@@ -92,10 +100,17 @@ public final class PullHoldService {
             heldByQueue.remove(key);
         }
         heldCount -= ready.size();
-        ready.forEach(pull -> pull.wake().run());
+        for (HeldPull pull : ready) {
+            Long timer = expiryTimers.remove(pull);
+            if (timer != null) {
+                vertx.cancelTimer(timer);
+            }
+            pull.wake().run();
+        }
     }
 
     private void expire(QueueKey key, HeldPull pull) {
+        expiryTimers.remove(pull);
         List<HeldPull> held = heldByQueue.get(key);
         if (held != null && held.remove(pull)) {
             heldCount--;

@@ -1,0 +1,111 @@
+package io.vrmq.load;
+
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Command-line options of {@link MessageLoadBench}, as {@code --name value} pairs.
+ *
+ * @param namesrvAddr      the NameServer the official client starts from, host:port (loopback)
+ * @param topic            the measured topic; created with {@code queues} queues before sending
+ * @param label            a name for the run in the output (e.g. "apache", "vrmq")
+ * @param count            messages to send in the measured phase
+ * @param warmupCount      messages sent first to {@code <topic>_warmup} (same mode, not measured, not consumed)
+ * @param size             body size in bytes, at least {@link MessageLoadBench#HEADER_BYTES}
+ * @param mode             {@code sync} (each thread waits for its send) or {@code async} (send callbacks)
+ * @param threads          sending threads
+ * @param window           async only: sends in flight at most, over all threads
+ * @param rate             messages per second over all threads, 0 = as fast as the broker takes them
+ * @param queues           the topic's queue count
+ * @param consume          {@code none}; {@code concurrent}: a push consumer runs while sending (end-to-end latency
+ *                         is meaningful); {@code after}: the consumer starts once every send is answered and
+ *                         drains the backlog (consume throughput is meaningful, end-to-end latency is queue time)
+ * @param consumeThreads   the push consumer's consume threads (the official client's default is 20)
+ * @param maxSendSeconds   the send phase stops after this long even if {@code count} was not reached
+ * @param drainSeconds     after sending, how long the consumer may take to receive every message at most
+ * @param drainIdleSeconds ...and how long without any new message before the rest counts as lost
+ * @param sendTimeoutMs    the producer's send timeout
+ * @param watchPid         a local broker's process id: report its CPU time used per phase and its peak RSS from
+ *                         /proc (0 = none)
+ */
+record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
+                          String mode, int threads, int window, int rate, int queues, String consume,
+                          int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
+                          int sendTimeoutMs, long watchPid) {
+
+    static final String USAGE = """
+        usage: MessageLoadBench --namesrv host:port [--topic BenchTopic] [--label name] [--count 100000]
+                                [--warmup-count 0] [--size 1024] [--mode sync|async] [--threads 8] [--window 512]
+                                [--rate 0] [--queues 8] [--consume none|concurrent|after] [--consume-threads 20]
+                                [--max-send-seconds 120] [--drain-seconds 60] [--drain-idle-seconds 15]
+                                [--send-timeout-ms 3000] [--watch-pid broker-pid]""";
+
+    MessageLoadOptions {
+        require(namesrvAddr != null && !namesrvAddr.isBlank(), "--namesrv is required");
+        require(count > 0, "--count must be > 0, was " + count);
+        require(warmupCount >= 0, "--warmup-count must be >= 0, was " + warmupCount);
+        require(size >= MessageLoadBench.HEADER_BYTES, "--size must be >= " + MessageLoadBench.HEADER_BYTES);
+        require(mode.equals("sync") || mode.equals("async"), "--mode must be sync or async, was " + mode);
+        require(threads > 0, "--threads must be > 0, was " + threads);
+        require(window > 0, "--window must be > 0, was " + window);
+        require(rate >= 0, "--rate must be >= 0, was " + rate);
+        require(queues > 0, "--queues must be > 0, was " + queues);
+        require(consume.equals("none") || consume.equals("concurrent") || consume.equals("after"),
+            "--consume must be none, concurrent or after, was " + consume);
+        require(consumeThreads > 0, "--consume-threads must be > 0, was " + consumeThreads);
+        require(maxSendSeconds > 0, "--max-send-seconds must be > 0, was " + maxSendSeconds);
+        require(drainSeconds > 0 && drainIdleSeconds > 0, "--drain-seconds and --drain-idle-seconds must be > 0");
+        require(sendTimeoutMs > 0, "--send-timeout-ms must be > 0, was " + sendTimeoutMs);
+    }
+
+    static MessageLoadOptions parse(String[] args) {
+        Map<String, String> values = CommandLine.parse(args, USAGE);
+        String namesrvAddr = values.get("namesrv");
+        MessageLoadOptions options = new MessageLoadOptions(
+            namesrvAddr,
+            values.getOrDefault("topic", "BenchTopic"),
+            values.getOrDefault("label", namesrvAddr == null ? "" : namesrvAddr),
+            integer(values, "count", 100_000),
+            integer(values, "warmup-count", 0),
+            integer(values, "size", 1024),
+            values.getOrDefault("mode", "sync").toLowerCase(Locale.ROOT),
+            integer(values, "threads", 8),
+            integer(values, "window", 512),
+            integer(values, "rate", 0),
+            integer(values, "queues", 8),
+            values.getOrDefault("consume", "none").toLowerCase(Locale.ROOT),
+            integer(values, "consume-threads", 20),
+            integer(values, "max-send-seconds", 120),
+            integer(values, "drain-seconds", 60),
+            integer(values, "drain-idle-seconds", 15),
+            integer(values, "send-timeout-ms", 3_000),
+            Long.parseLong(values.getOrDefault("watch-pid", "0")));
+        values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
+            "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
+            "drain-idle-seconds", "send-timeout-ms", "watch-pid"));
+        require(values.isEmpty(), "unknown option(s) " + values.keySet());
+        return options;
+    }
+
+    boolean async() {
+        return mode.equals("async");
+    }
+
+    boolean consumes() {
+        return !consume.equals("none");
+    }
+
+    private static int integer(Map<String, String> values, String name, int defaultValue) {
+        String value = values.get(name);
+        try {
+            return value == null ? defaultValue : Integer.parseInt(value.replace("_", ""));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " must be an integer, was '" + value + "'\n" + USAGE);
+        }
+    }
+
+    private static void require(boolean condition, String message) {
+        CommandLine.require(condition, message, USAGE);
+    }
+}

@@ -1,0 +1,87 @@
+package io.vrmq.load;
+
+import java.util.Locale;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The once-a-second progress line of {@link MessageLoadBench}: over the last second, messages sent per second, MB/s,
+ * the p99 send latency, and with a consumer the messages received per second; plus the totals. Owns its daemon
+ * thread. The main thread switches phases ({@link #sending}, {@link #draining}); the progress thread prints.
+ */
+final class ProgressLine {
+
+    private static final long INTERVAL_MS = 1_000;
+    private static final double MIB = 1024.0 * 1024.0;
+
+    private final String label;
+    private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "bench-progress");
+        thread.setDaemon(true);
+        return thread;
+    });
+    private String phase;
+    private SendLoad load;
+    private DeliveryTracker tracker;
+    private int messageBytes;
+    private long phaseStartNanos;
+    private long lastNanos;
+    private long lastSent;
+    private long lastDelivered;
+
+    ProgressLine(String label) {
+        this.label = label;
+        timer.scheduleAtFixedRate(this::print, INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
+    }
+
+    /** A send phase starts; {@code tracker} is null when no consumer runs alongside. */
+    synchronized void sending(String phase, SendLoad load, DeliveryTracker tracker, int messageBytes) {
+        start(phase, load, tracker, messageBytes);
+    }
+
+    /** Sending is over; only deliveries move now. */
+    synchronized void draining(DeliveryTracker tracker) {
+        start("drain", null, tracker, messageBytes);
+    }
+
+    void stop() {
+        timer.shutdownNow();
+    }
+
+    private void start(String phase, SendLoad load, DeliveryTracker tracker, int messageBytes) {
+        this.phase = phase;
+        this.load = load;
+        this.tracker = tracker;
+        this.messageBytes = messageBytes;
+        this.phaseStartNanos = System.nanoTime();
+        this.lastNanos = phaseStartNanos;
+        this.lastSent = 0;
+        this.lastDelivered = tracker == null ? 0 : tracker.uniqueDeliveries();
+    }
+
+    private synchronized void print() {
+        if (phase == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        double seconds = Math.max(1, now - lastNanos) / 1e9;
+        StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "[%s %s] t=%5.1fs", label, phase,
+            (now - phaseStartNanos) / 1e9));
+        if (load != null) {
+            long sent = load.okCount();
+            double perSecond = (sent - lastSent) / seconds;
+            line.append(String.format(Locale.ROOT, " sent/s=%8.0f MB/s=%6.1f p99=%8.2fms ok=%d failed=%d", perSecond,
+                perSecond * messageBytes / MIB, load.intervalP99Micros() / 1e3, sent, load.errorCount()));
+            lastSent = sent;
+        }
+        if (tracker != null) {
+            long delivered = tracker.uniqueDeliveries();
+            line.append(String.format(Locale.ROOT, " | received/s=%8.0f received=%d dup=%d",
+                (delivered - lastDelivered) / seconds, delivered, tracker.duplicateDeliveries()));
+            lastDelivered = delivered;
+        }
+        lastNanos = now;
+        System.out.println(line);
+    }
+}

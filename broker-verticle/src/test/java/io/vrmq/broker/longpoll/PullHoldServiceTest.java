@@ -1,0 +1,64 @@
+package io.vrmq.broker.longpoll;
+
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.Timeout;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import io.vrmq.store.TagFilter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+@ExtendWith(VertxExtension.class)
+class PullHoldServiceTest {
+    private static final int HELD = 100;
+    private static final long LONG_SUSPEND_MS = 60_000;
+
+    /** A pull woken by a message releases its expiry timer at once, so it is not kept alive until its deadline. */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aWokenPullReleasesItsExpiryTimer(Vertx vertx, VertxTestContext test) {
+        Context context = vertx.getOrCreateContext();
+        context.runOnContext(ignored -> {
+            PullHoldService holds = new PullHoldService(vertx, context, 10_000);
+            AtomicInteger woken = new AtomicInteger();
+            for (int i = 0; i < HELD; i++) {
+                holds.hold(new HeldPull("T", 0, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                    () -> {
+                        if (woken.incrementAndGet() == HELD) {
+                            test.verify(() -> {
+                                assertEquals(0, holds.heldCount());
+                                assertEquals(0, holds.armedExpiryTimers());
+                            });
+                            test.completeNow();
+                        }
+                    }));
+            }
+            test.verify(() -> assertEquals(HELD, holds.armedExpiryTimers()));
+            holds.onDispatched("T", 0, 6);
+        });
+    }
+
+    /** A message at or below the held offset wakes nothing: the pull would find nothing new. */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aMessageBelowTheHeldOffsetWakesNothing(Vertx vertx, VertxTestContext test) {
+        Context context = vertx.getOrCreateContext();
+        context.runOnContext(ignored -> {
+            PullHoldService holds = new PullHoldService(vertx, context, 10_000);
+            holds.hold(new HeldPull("T", 0, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                () -> test.failNow("woken by an older message")));
+            holds.onDispatched("T", 0, 5);
+            holds.onDispatched("T", 1, 9);
+            context.runOnContext(later -> {
+                test.verify(() -> assertEquals(1, holds.heldCount()));
+                test.completeNow();
+            });
+        });
+    }
+}

@@ -1,0 +1,359 @@
+#!/usr/bin/env bash
+# Broker benchmark: the official RocketMQ 5.5.0 client's send and consume throughput and latency against Apache
+# RocketMQ 5.5.0 (NameServer + Broker from the Maven artifacts) and against ours (vrmq-namesrv.jar +
+# vrmq-broker.jar), in the same run, on the same machine, with the same flush settings and the same load tool
+# (benchmark/load MessageLoadBench, 1 KiB messages). One server pair at a time: start its NameServer, start its
+# broker and time it to ready (start -> first NameServer lookup that routes TBW102 to it), then the phases, each a
+# fresh load-tool JVM on a new topic with 8 queues:
+#   warm   async send + concurrent consumer, WARMUP_COUNT messages (JIT, connections, page cache; not reported)
+#   sync   sync send from SYNC_THREADS threads, COUNT messages (after a 5,000-message in-process client warm-up)
+#   async  async send with ASYNC_WINDOW in flight, COUNT messages; then a push consumer drains them as a backlog:
+#          the consume throughput, and lost / duplicated counts
+#   live   async send paced at LIVE_RATE msgs/s with a consumer running: end-to-end latency below saturation
+#          (after 5,000 messages of in-process warm-up on another topic that the same consumer receives)
+# Around each phase the tool reads the broker's CPU time (utime + stime, /proc/<pid>/stat): CPU per message is the
+# least noisy figure on a small shared machine. The broker's peak RSS (VmHWM) and anonymous RSS (RssAnon: heap and
+# other non-file memory; mapped store files are the rest) are read after the last phase. Prints a side-by-side table
+# and the ratios ours/apache. Both brokers run with the same JVM flags (-Xmx$SERVER_HEAP, the JVM's default GC; not
+# runbroker.sh's pre-touched heap). Rounds alternate the order (apache first in odd rounds, ours first in even ones)
+# so that neither always inherits the other's page cache and disk write-back. Everything started is stopped on exit.
+#
+# Usage: scripts/bench-vs-rocketmq.sh
+#   env COUNT (100000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
+#       LIVE_COUNT (20000)  LIVE_RATE (2000)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq;
+#       2: then vrmq and apache again)
+#       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
+#       QUIET_WAIT_SECONDS (0: before each server, wait up to this long for other Maven builds to finish)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+COUNT="${COUNT:-100000}"
+WARMUP_COUNT="${WARMUP_COUNT:-20000}"
+SIZE="${SIZE:-1024}"
+QUEUES="${QUEUES:-8}"
+SYNC_THREADS="${SYNC_THREADS:-16}"
+ASYNC_WINDOW="${ASYNC_WINDOW:-512}"
+LIVE_COUNT="${LIVE_COUNT:-20000}"
+LIVE_RATE="${LIVE_RATE:-2000}"
+FLUSH="${FLUSH:-ASYNC_FLUSH}"
+ROUNDS="${ROUNDS:-1}"
+SERVER_HEAP="${SERVER_HEAP:-512m}"
+QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
+CLIENT_WARMUP_COUNT=5000
+CLIENT_HEAP=512m
+COMMIT_LOG_FILE_BYTES=134217728
+BOOT_TIMEOUT_SECONDS=120
+STOP_TIMEOUT_SECONDS=10
+VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
+VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
+LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
+APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
+WORK="$(mktemp -d -t bench-vs-rocketmq.XXXXXX)"
+NAMESRV_PID=""
+BROKER_PID=""
+EXTRA_JVM_OPTS=""
+TOOL_PID=""
+
+case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
+
+log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
+
+stop_pid() {
+    local pid="$1"
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null || true
+    fi
+}
+
+stop_servers() {
+    stop_pid "$BROKER_PID"
+    BROKER_PID=""
+    stop_pid "$NAMESRV_PID"
+    NAMESRV_PID=""
+}
+
+cleanup() {
+    stop_pid "$TOOL_PID"
+    stop_servers
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+build() {
+    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
+        log "SKIP_BUILD=1: using the jars already built"
+    else
+        log "building our NameServer and Broker and the load tool (mvn package, tests skipped)"
+        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load -am -DskipTests package)
+    fi
+    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
+    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
+        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
+    local jar
+    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"; do
+        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
+    done
+}
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
+free_port() {
+    local port
+    for _ in $(seq 1 200); do
+        port=$((20000 + RANDOM % 30000))
+        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
+            echo "$port"
+            return
+        fi
+    done
+    log "no free port found"
+    exit 1
+}
+
+await_quiet() {
+    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
+    local waited=0
+    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
+        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
+        sleep 5
+        waited=$((waited + 5))
+    done
+}
+
+await_namesrv() {
+    local log_file="$1"
+    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
+        grep -q "The Name Server boot success" "$log_file" 2>/dev/null && return
+        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
+        sleep 0.1
+    done
+    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
+}
+
+# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
+# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
+apache_jvm() {
+    local dir="$1"
+    shift
+    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" $EXTRA_JVM_OPTS -Duser.home="$dir" \
+        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
+        -cp "$(cat "$WORK/apache.classpath")" "$@"
+}
+
+start_apache_namesrv() {
+    local port="$1" dir="$2"
+    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
+        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
+    apache_jvm "$dir" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
+    NAMESRV_PID=$!
+}
+
+start_vrmq_namesrv() {
+    local port="$1" dir="$2"
+    cat > "$dir/namesrv.json" <<JSON
+{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
+JSON
+    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
+    NAMESRV_PID=$!
+}
+
+# Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
+gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
+
+start_apache_broker() {
+    local port="$1" namesrv="$2" dir="$3" store="$3/store"
+    cat > "$dir/broker.conf" <<CONF
+brokerClusterName=BenchCluster
+brokerName=bench-broker
+brokerId=0
+brokerRole=ASYNC_MASTER
+brokerIP1=127.0.0.1
+listenPort=$port
+namesrvAddr=$namesrv
+flushDiskType=$FLUSH
+autoCreateTopicEnable=true
+defaultTopicQueueNums=$QUEUES
+storePathRootDir=$store
+storePathCommitLog=$store/commitlog
+storePathConsumeQueue=$store/consumequeue
+storePathIndex=$store/index
+storeCheckpoint=$store/checkpoint
+abortFile=$store/abort
+mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
+CONF
+    EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
+        -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
+    BROKER_PID=$!
+}
+
+start_vrmq_broker() {
+    local port="$1" namesrv="$2" dir="$3"
+    cat > "$dir/broker.json" <<JSON
+{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": 0, "brokerRole": "ASYNC_MASTER",
+ "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
+ "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
+ "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1}
+JSON
+    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
+        > "$dir/broker.log" 2>&1 &
+    BROKER_PID=$!
+}
+
+# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
+# own log files go under the work dir (user.home).
+run_tool() {
+    local out="$1"
+    shift
+    : > "$out"
+    java "-Xmx$CLIENT_HEAP" -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
+    TOOL_PID=$!
+    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
+    local status=0
+    wait "$TOOL_PID" || status=$?
+    TOOL_PID=""
+    return "$status"
+}
+
+# One phase of MessageLoadBench; appends "round label phase json" to $WORK/results.
+phase() {
+    local round="$1" label="$2" name="$3" namesrv="$4"
+    shift 4
+    log "$label: phase $name"
+    local out="$WORK/$label-$round-$name.out"
+    run_tool "$out" io.vrmq.load.MessageLoadBench --namesrv "$namesrv" --label "$label" --topic "Bench_${name}" \
+        --size "$SIZE" --queues "$QUEUES" --watch-pid "$BROKER_PID" "$@" \
+        || { log "$label: phase $name failed; broker log:"; tail -30 "$WORK/$label-$round/broker.log" >&2; exit 1; }
+    echo "$round $label $name $(grep '^RESULT ' "$out" | sed 's/^RESULT //')" >> "$WORK/results"
+}
+
+bench() {
+    local round="$1" label="$2" dir="$WORK/$2-$1"
+    mkdir -p "$dir"
+    await_quiet
+    local namesrv_port broker_port
+    namesrv_port="$(free_port)"
+    log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    "start_${label}_namesrv" "$namesrv_port" "$dir"
+    await_namesrv "$dir/namesrv.log"
+    broker_port="$(free_port)"
+    local namesrv="127.0.0.1:$namesrv_port"
+    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, store $dir/store"
+    local start_ms
+    start_ms="$(date +%s%3N)"
+    "start_${label}_broker" "$broker_port" "$namesrv" "$dir"
+    run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" --broker-addr "127.0.0.1:$broker_port" \
+        --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
+        || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
+    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
+    log "$label: broker routed after ${ready_ms} ms"
+    phase "$round" "$label" warm "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
+        --count "$WARMUP_COUNT" --consume concurrent
+    phase "$round" "$label" sync "$namesrv" --mode sync --threads "$SYNC_THREADS" --count "$COUNT" \
+        --warmup-count "$CLIENT_WARMUP_COUNT"
+    phase "$round" "$label" async "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$COUNT" \
+        --warmup-count "$CLIENT_WARMUP_COUNT" --consume after
+    phase "$round" "$label" live "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$LIVE_COUNT" \
+        --rate "$LIVE_RATE" --warmup-count "$CLIENT_WARMUP_COUNT" --consume concurrent
+    local status="/proc/$BROKER_PID/status" gc
+    gc="$(awk '/Pause/ { pauses++; sub(/ms$/, "", $NF); millis += $NF } END { printf "%d %.0f", pauses, millis }' \
+        "$dir/gc.log")"
+    echo "$round $label $ready_ms $(awk '/^VmHWM:/ {print $2}' "$status") $(awk '/^RssAnon:/ {print $2}' "$status")" \
+        "$(awk '/^Threads:/ {print $2}' "$status") $gc" >> "$WORK/servers"
+    log "$label: stopping"
+    stop_servers
+    rm -rf "$dir/store" || log "could not remove all of $dir/store"
+}
+
+field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
+
+# One line per server run: the figures the tables show, in the order the awk in report() reads them.
+summarize() {
+    local round label ready peak anon threads pauses pause_ms sync async live
+    while read -r round label ready peak anon threads pauses pause_ms; do
+        sync="$(phase_json "$round" "$label" sync)"
+        async="$(phase_json "$round" "$label" async)"
+        live="$(phase_json "$round" "$label" live)"
+        echo "$label $ready" \
+            "$(field "$sync" sendPerSecond) $(field "$sync" sendP99Micros)" \
+            "$(field "$async" sendPerSecond) $(field "$async" sendP99Micros) $(field "$async" consumePerSecond)" \
+            "$(field "$live" e2eP50Micros) $(field "$live" e2eP99Micros)" \
+            "$(field "$sync" brokerCpuSendMillis) $(field "$sync" sent)" \
+            "$(field "$async" brokerCpuSendMillis) $(field "$async" sent)" \
+            "$(field "$async" brokerCpuDrainMillis) $(field "$async" consumed)" \
+            "$peak $anon $threads $pauses $pause_ms" \
+            "$(( $(field "$async" lost) + $(field "$live" lost) ))" \
+            "$(( $(field "$async" duplicated) + $(field "$live" duplicated) ))" \
+            "$(( $(field "$sync" sendErrors) + $(field "$sync" sendNotOk) + $(field "$async" sendErrors) \
+                + $(field "$async" sendNotOk) + $(field "$live" sendErrors) + $(field "$live" sendNotOk) ))"
+    done < "$WORK/servers"
+}
+
+phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p { $1 = $2 = $3 = ""; print }' \
+    "$WORK/results"; }
+
+report() {
+    summarize > "$WORK/summary"
+    echo
+    echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, servers -Xmx$SERVER_HEAP;" \
+        "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
+        "$LIVE_RATE msgs/s; $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
+    awk '
+        function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
+        function add(key, value) { v[key, $1] += value; row[key] = value }
+        function ratio(key) { return (v[key, "vrmq"] / runs["vrmq"]) / (v[key, "apache"] / runs["apache"]) }
+        {
+            runs[$1]++; n++; label[n] = $1
+            add("sync", $3); add("syncp99", $4 / 1000); add("async", $5); add("asyncp99", $6 / 1000)
+            add("consume", $7); add("e2e50", $8 / 1000); add("e2e99", $9 / 1000)
+            perf[n] = sprintf("| %s | %.0f | %.2f | %.0f | %.2f | %.0f | %.2f | %.2f | %d | %d | %d |", $1, $3,
+                $4 / 1000, $5, $6 / 1000, $7, $8 / 1000, $9 / 1000, $21, $22, $23)
+            add("ready", $2 / 1000); add("cpusync", micros($10, $11)); add("cpuasync", micros($12, $13))
+            add("cpuconsume", micros($14, $15)); add("rss", $16 / 1024); add("anon", $17 / 1024)
+            add("threads", $18); add("gcms", $20)
+            cost[n] = sprintf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |", $1, $2 / 1000,
+                micros($10, $11), micros($12, $13), micros($14, $15), $16 / 1024, $17 / 1024, $18, $19, $20)
+        }
+        END {
+            print ""
+            print "| server | sync msgs/s | sync p99 ms | async msgs/s | async p99 ms | consume msgs/s | e2e p50 ms | e2e p99 ms | lost | dup | send errors |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            for (i = 1; i <= n; i++) print perf[i]
+            print ""
+            print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | threads | GC pauses | GC pause ms |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            for (i = 1; i <= n; i++) print cost[i]
+            if (!runs["apache"] || !runs["vrmq"]) exit
+            print ""
+            print "Ratios ours/apache (means over the runs). Throughput: above 1 is better for us; the rest: below 1 is."
+            print ""
+            print "| sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | ready |"
+            print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            printf "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                ratio("sync"), ratio("async"), ratio("consume"), ratio("syncp99"), ratio("asyncp99"), ratio("e2e50"),
+                ratio("e2e99"), ratio("cpusync"), ratio("cpuasync"), ratio("cpuconsume"), ratio("rss"), ratio("anon"),
+                ratio("ready")
+        }
+    ' "$WORK/summary"
+    echo
+    echo "(work dir with server logs, GC logs and each phase's output: $WORK)"
+}
+
+log "work dir $WORK"
+build
+for round in $(seq 1 "$ROUNDS"); do
+    if ((round % 2 == 1)); then
+        bench "$round" apache
+        bench "$round" vrmq
+    else
+        bench "$round" vrmq
+        bench "$round" apache
+    fi
+done
+report
