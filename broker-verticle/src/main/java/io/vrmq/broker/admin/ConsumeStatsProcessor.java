@@ -22,8 +22,6 @@ import java.util.TreeSet;
  * reads run on the reader pool.
  */
 public final class ConsumeStatsProcessor {
-    /** RocketMQ's QUERY_TOPICS_BY_CONSUMER; not (yet) in our RequestCode, which remoting owns. */
-    static final int QUERY_TOPICS_BY_CONSUMER = 343;
 
     private final BrokerContext broker;
     private final ConsumeProgress progress;
@@ -36,7 +34,7 @@ public final class ConsumeStatsProcessor {
     public void registerInto(ProcessorTable.Builder table) {
         table.register(RequestCode.GET_CONSUME_STATS, this::consumeStats);
         table.register(RequestCode.QUERY_TOPIC_CONSUME_BY_WHO, this::topicConsumedByWho);
-        table.register(QUERY_TOPICS_BY_CONSUMER, this::topicsByConsumer);
+        table.register(RequestCode.QUERY_TOPICS_BY_CONSUMER, this::topicsByConsumer);
     }
 
     private Future<RemotingCommand> consumeStats(RemotingConnection connection, RemotingCommand request) {

@@ -88,7 +88,7 @@ class ConsumeStatsIT {
     @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
     void topicsByConsumerNameTheTopicsAndTheBroker(Vertx vertx, VertxTestContext test, @TempDir Path storeDir) {
         AdminTestBroker.with(vertx, storeDir, broker -> threeMessagesTwoConsumed(broker)
-                .compose(ready -> broker.invoke(ConsumeStatsProcessor.QUERY_TOPICS_BY_CONSUMER, Map.of("group", "CG")))
+                .compose(ready -> broker.invoke(RequestCode.QUERY_TOPICS_BY_CONSUMER, Map.of("group", "CG")))
                 .map(response -> {
                     JsonObject body = new JsonObject(text(response));
                     assertEquals("[\"Progress\"]", body.getJsonArray("topicList").encode());

@@ -118,7 +118,7 @@ class GroupAdminIT {
                     "Cleaned", "topic", "T", "queueId", "0", "commitOffset", "4")))
                 .compose(committed -> broker.invoke(RequestCode.DELETE_SUBSCRIPTIONGROUP, Map.of("groupName",
                     "Cleaned", "cleanOffset", "true")))
-                .compose(deleted -> broker.invoke(ConsumeStatsProcessor.QUERY_TOPICS_BY_CONSUMER,
+                .compose(deleted -> broker.invoke(RequestCode.QUERY_TOPICS_BY_CONSUMER,
                     Map.of("group", "Cleaned"))))
             .map(response -> {
                 assertFalse(text(response).contains("\"T\""), text(response));

@@ -118,7 +118,7 @@ class TopicAdminIT {
                     assertEquals(ResponseCode.TOPIC_NOT_EXIST, config.code());
                     return null;
                 })
-                .compose(checked -> broker.invoke(ConsumeStatsProcessor.QUERY_TOPICS_BY_CONSUMER,
+                .compose(checked -> broker.invoke(RequestCode.QUERY_TOPICS_BY_CONSUMER,
                     Map.of("group", "CG"))))
             .map(response -> {
                 assertEquals(0, new JsonObject(text(response)).getJsonArray("topicList").size());

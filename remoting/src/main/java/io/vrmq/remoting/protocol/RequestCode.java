@@ -63,6 +63,7 @@ public final class RequestCode {
     public static final int INVOKE_BROKER_TO_GET_CONSUMER_STATUS = 223;
     public static final int GET_TOPICS_BY_CLUSTER = 224;
     public static final int QUERY_TOPIC_CONSUME_BY_WHO = 300;
+    public static final int QUERY_TOPICS_BY_CONSUMER = 343;
     public static final int REGISTER_FILTER_SERVER = 301;
     public static final int QUERY_CONSUME_TIME_SPAN = 303;
     public static final int GET_SYSTEM_TOPIC_LIST_FROM_NS = 304;
