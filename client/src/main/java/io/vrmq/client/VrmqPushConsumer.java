@@ -5,11 +5,15 @@ import io.vertx.core.Vertx;
 import io.vrmq.client.consumer.BrokerOffsetStore;
 import io.vrmq.client.consumer.ConcurrentConsumeService;
 import io.vrmq.client.consumer.ConsumeService;
+import io.vrmq.client.consumer.ConsumerAdminProcessor;
+import io.vrmq.client.consumer.ConsumerRunningInfoBody;
+import io.vrmq.client.consumer.DirectConsumer;
 import io.vrmq.client.consumer.ConsumerBrokerApi;
 import io.vrmq.client.consumer.ConsumerTopics;
 import io.vrmq.client.consumer.LocalFileOffsetStore;
 import io.vrmq.client.consumer.OffsetStore;
 import io.vrmq.client.consumer.OrderlyConsumeService;
+import io.vrmq.client.consumer.ProcessQueue;
 import io.vrmq.client.consumer.PullService;
 import io.vrmq.client.consumer.QueueLocks;
 import io.vrmq.client.consumer.Rebalancer;
@@ -34,7 +38,8 @@ import java.util.Set;
  * A push consumer over long polling: subscribe, register one listener, start. It heartbeats its subscriptions to
  * every broker, rebalances every rebalanceInterval and whenever a broker announces a membership change
  * (NOTIFY_CONSUMER_IDS_CHANGED), runs one pull loop per assigned queue and commits offsets every
- * persistConsumerOffsetInterval and on close.
+ * persistConsumerOffsetInterval and on close. It answers the brokers' admin requests as the official consumer does:
+ * offset resets (220), running info (307) and direct consumption of one message (309).
  *
  * <pre>{@code
  * VrmqPushConsumer consumer = new VrmqPushConsumer(vertx, new ConsumerOptions()
@@ -66,6 +71,7 @@ public final class VrmqPushConsumer {
     private QueueLocks locks;
     private OrderlyConsumeService orderly;
     private boolean isStarted;
+    private long startTimestampMs;
 
     public VrmqPushConsumer(Vertx vertx, ConsumerOptions options) {
         this.options = options;
@@ -106,6 +112,7 @@ public final class VrmqPushConsumer {
             return Future.failedFuture(new IllegalStateException("subscribe and register a listener before start"));
         }
         isStarted = true;
+        startTimestampMs = System.currentTimeMillis();
         if (options.getMessageModel() == MessageModel.CLUSTERING) {
             String retryTopic = ConsumerTopics.retryTopic(options.getConsumerGroup());
             subscriptions.put(retryTopic, SubscriptionData.ofTags(retryTopic, SubscriptionData.SUB_ALL,
@@ -128,6 +135,15 @@ public final class VrmqPushConsumer {
     /** The queues this consumer currently serves. */
     public Future<Set<MessageQueue>> assignedQueues() {
         return runtime.onContext(() -> Future.succeededFuture(Set.copyOf(rebalancer.processQueues().keySet())));
+    }
+
+    /**
+     * How often pulling paused, over the queues served now, because a queue held more than pullThresholdForQueue
+     * messages or pullThresholdSizeForQueue bytes (flow control); for monitoring.
+     */
+    public Future<Long> flowControlCount() {
+        return runtime.onContext(() -> Future.succeededFuture(rebalancer.processQueues().values().stream()
+            .mapToLong(ProcessQueue::flowControlCount).sum()));
     }
 
     /** Stops pulling, commits every offset, unlocks, unregisters from the brokers and closes the connections. */
@@ -176,6 +192,11 @@ public final class VrmqPushConsumer {
                 rebalancer.rebalance(subscriptions.keySet());
             }
         });
+        DirectConsumer direct = isOrderly ? DirectConsumer.orderly(orderlyListener, System::currentTimeMillis)
+            : DirectConsumer.concurrently(concurrentListener, System::currentTimeMillis);
+        runtime.onConsumerAdminRequest(new ConsumerAdminProcessor(runtime.json(), options.getConsumerGroup(),
+            options.getMaxBodyBytes(), rebalancer, () -> new ConsumerRunningInfoBody.Snapshot(options, isOrderly,
+            startTimestampMs, List.copyOf(subscriptions.values()), rebalancer.processQueues(), offsets), direct));
     }
 
     private void startTimers() {

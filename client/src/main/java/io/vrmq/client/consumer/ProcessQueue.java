@@ -26,9 +26,18 @@ public final class ProcessQueue {
     private boolean isLocked;
     private long lastLockTimestampMs;
     private boolean isConsumingOrderly;
+    private long lastPullTimestampMs;
+    private long lastConsumeTimestampMs;
+    private long flowControlCount;
 
     public ProcessQueue(MessageQueue queue) {
+        this(queue, System.currentTimeMillis());
+    }
+
+    public ProcessQueue(MessageQueue queue, long nowMs) {
         this.queue = queue;
+        this.lastPullTimestampMs = nowMs;
+        this.lastConsumeTimestampMs = nowMs;
     }
 
     public MessageQueue queue() {
@@ -50,6 +59,7 @@ public final class ProcessQueue {
      * @return the offset to commit now, or -1 when nothing was ever held
      */
     public long remove(List<ReceivedMessage> messages) {
+        lastConsumeTimestampMs = System.currentTimeMillis();
         for (ReceivedMessage message : messages) {
             ReceivedMessage removed = held.remove(message.queueOffset());
             if (removed != null) {
@@ -80,6 +90,7 @@ public final class ProcessQueue {
 
     /** Orderly success: the taken messages are done; returns the offset to commit. */
     public long commitOrdered() {
+        lastConsumeTimestampMs = System.currentTimeMillis();
         for (ReceivedMessage message : consuming.values()) {
             heldBytes -= message.body().length;
         }
@@ -99,6 +110,55 @@ public final class ProcessQueue {
 
     public long heldBytes() {
         return heldBytes;
+    }
+
+    /** The smallest queue offset held (being consumed included), or 0 when nothing is held. */
+    public long minHeldOffset() {
+        long min = Long.MAX_VALUE;
+        if (!held.isEmpty()) {
+            min = held.firstKey();
+        }
+        if (!consuming.isEmpty()) {
+            min = Math.min(min, consuming.firstKey());
+        }
+        return min == Long.MAX_VALUE ? 0 : min;
+    }
+
+    /** The largest queue offset held (being consumed included), or 0 when nothing is held. */
+    public long maxHeldOffset() {
+        long max = -1;
+        if (!held.isEmpty()) {
+            max = held.lastKey();
+        }
+        if (!consuming.isEmpty()) {
+            max = Math.max(max, consuming.lastKey());
+        }
+        return Math.max(max, 0);
+    }
+
+    public long lastLockTimestampMs() {
+        return lastLockTimestampMs;
+    }
+
+    public long lastPullTimestampMs() {
+        return lastPullTimestampMs;
+    }
+
+    public void markPulled(long nowMs) {
+        this.lastPullTimestampMs = nowMs;
+    }
+
+    /** How often pulling this queue paused because it held too much (the official client's flow-control times). */
+    public long flowControlCount() {
+        return flowControlCount;
+    }
+
+    public void markFlowControlled() {
+        flowControlCount++;
+    }
+
+    public long lastConsumeTimestampMs() {
+        return lastConsumeTimestampMs;
     }
 
     public boolean isDropped() {

@@ -63,6 +63,7 @@ public final class PullService {
             || queue.heldBytes() > options.pullThresholdBytesForQueue()) {
             log.debug("flow control on {}: {} messages, {} bytes held", queue.queue(), queue.heldCount(),
                 queue.heldBytes());
+            queue.markFlowControlled();
             later(queue, offset, options.getFlowControlRetryMs());
             return;
         }
@@ -77,6 +78,7 @@ public final class PullService {
         }
         long commitOffset = options.getMessageModel() == MessageModel.CLUSTERING
             ? offsets.readFromMemory(queue.queue()) : 0;
+        queue.markPulled(System.currentTimeMillis());
         broker.pull(queue.queue(), offset, options.getPullBatchSize(), commitOffset, subscription,
                 isSubscriptionInPull, options.getSuspendTimeoutMs(), options.getPullTimeoutMs())
             .onComplete(outcome -> {

@@ -85,8 +85,9 @@ public final class Rebalancer {
     }
 
     /**
-     * Restarts one queue's pull loop at {@code offset} (the pull consumer's seek): the old process queue is dropped
-     * with whatever it held, the cached offset set to {@code offset} (reported to the broker with the next pull or
+     * Restarts one queue's pull loop at {@code offset} (the pull consumer's seek, a push consumer's offset reset):
+     * the old process queue is dropped with whatever it held (late listener results for it are ignored), its lock
+     * state carried over, the cached offset set to {@code offset} (reported to the broker with the next pull or
      * commit).
      */
     public ProcessQueue restart(MessageQueue queue, long offset) {
@@ -96,6 +97,9 @@ public final class Rebalancer {
         }
         old.drop();
         ProcessQueue fresh = new ProcessQueue(queue);
+        if (old.isLocked()) {
+            fresh.setLocked(true, old.lastLockTimestampMs());
+        }
         processQueues.put(queue, fresh);
         offsets.update(queue, offset, false);
         pulls.start(fresh, offset);

@@ -9,10 +9,14 @@ import io.vrmq.client.ClientOptions;
 import io.vrmq.client.route.NameServerClient;
 import io.vrmq.client.route.TopicRouteCache;
 import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingConnection;
 import io.vrmq.remoting.transport.RemotingObserver;
+import io.vrmq.remoting.transport.RequestProcessor;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +41,7 @@ public final class ClientRuntime {
     private final TopicRouteCache routes;
     private final List<Long> timers = new ArrayList<>();
     private volatile Consumer<String> consumerIdsChanged = group -> { };
+    private volatile RequestProcessor consumerAdmin = ClientRuntime::noConsumerHere;
 
     public ClientRuntime(Vertx vertx, ClientOptions<?> options) {
         options.validate();
@@ -49,6 +54,9 @@ public final class ClientRuntime {
                 context.runOnContext(ignored -> consumerIdsChanged.accept(group));
                 return Future.succeededFuture();
             })
+            .register((connection, request) -> onContext(() -> consumerAdmin.process(connection, request)),
+                RequestCode.RESET_CONSUMER_CLIENT_OFFSET, RequestCode.GET_CONSUMER_RUNNING_INFO,
+                RequestCode.CONSUME_MESSAGE_DIRECTLY)
             .build();
         NetClientOptions netOptions = new NetClientOptions()
             .setConnectTimeout((int) options.getRequestTimeoutMs())
@@ -90,6 +98,15 @@ public final class ClientRuntime {
         this.consumerIdsChanged = handler;
     }
 
+    /**
+     * The push consumer's answers to RESET_CONSUMER_CLIENT_OFFSET (220), GET_CONSUMER_RUNNING_INFO (307) and
+     * CONSUME_MESSAGE_DIRECTLY (309); called on the context. Without one (producers, pull consumers) 220 is ignored
+     * and the others are refused as the official client refuses a group it does not run.
+     */
+    public void onConsumerAdminRequest(RequestProcessor processor) {
+        this.consumerAdmin = processor;
+    }
+
     /** Runs {@code work} on the client's context and hands its outcome back to the caller. */
     public <T> Future<T> onContext(Supplier<Future<T>> work) {
         if (Vertx.currentContext() == context) {
@@ -117,6 +134,14 @@ public final class ClientRuntime {
         timers.forEach(vertx::cancelTimer);
         timers.clear();
         return remoting.close();
+    }
+
+    private static Future<RemotingCommand> noConsumerHere(RemotingConnection connection, RemotingCommand request) {
+        if (request.isOneway()) {
+            return Future.succeededFuture();
+        }
+        return Future.succeededFuture(RemotingCommand.failure(request, ResponseCode.SYSTEM_ERROR,
+            String.format("The Consumer Group <%s> not exist in this consumer", request.ext("consumerGroup"))));
     }
 
     private static <T> Future<T> run(Supplier<Future<T>> work) {

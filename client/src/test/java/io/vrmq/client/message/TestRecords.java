@@ -4,8 +4,11 @@ import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
 
-/** Stored records built field by field, the way the broker writes them (IPv4 hosts, magic V1). */
-final class TestRecords {
+/**
+ * Stored records built field by field, the way the broker writes them (IPv4 hosts, magic V1); the consumer tests use
+ * them as CONSUME_MESSAGE_DIRECTLY bodies too.
+ */
+public final class TestRecords {
     static final int FLAG = 7;
     static final long BORN_TIMESTAMP = 1_700_000_000_000L;
     static final long STORE_TIMESTAMP = 1_700_000_000_500L;
@@ -13,8 +16,8 @@ final class TestRecords {
     private TestRecords() {
     }
 
-    static Buffer record(String topic, int queueId, long queueOffset, long commitLogOffset, int sysFlag, byte[] body,
-                         String properties, int reconsumeTimes) {
+    public static Buffer record(String topic, int queueId, long queueOffset, long commitLogOffset, int sysFlag,
+                                byte[] body, String properties, int reconsumeTimes) {
         byte[] topicBytes = topic.getBytes(StandardCharsets.UTF_8);
         byte[] propertyBytes = properties.getBytes(StandardCharsets.UTF_8);
         int totalSize = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 8 + 8 + 8 + 4 + 8 + 4 + body.length + 1
