@@ -157,6 +157,9 @@ public final class BrokerVerticle extends VerticleBase {
     private void startPeriodicTasks(ConsumerOffsetTable offsets, ClientRegistry clients) {
         timers.add(vertx.setPeriodic(config.flushConsumerOffsetIntervalMs(), id -> offsets.persistIfDirty()));
         timers.add(vertx.setPeriodic(config.clientChannelScanIntervalMs(), id -> clients.expireSilentClients()));
+        // The put/get rates (admin API, mqadmin brokerStatus) need one sample a second, admin API on or off.
+        timers.add(vertx.setPeriodic(BrokerMetrics.RATE_SAMPLE_INTERVAL_MS,
+            id -> context.metrics().sampleRates(System.currentTimeMillis())));
     }
 
     private void announce(String brokerAddr, String root) {

@@ -43,7 +43,7 @@ public final class BrokerInfoProcessor {
 
     private Future<RemotingCommand> runtimeInfo(RemotingConnection connection, RemotingCommand request) {
         return broker.store().read(() -> BrokerRuntimeInfo.collect(broker.config(), broker.topics(),
-                broker.store().store(), bootTimestampMs, System.currentTimeMillis()))
+                broker.store().store(), broker.metrics(), bootTimestampMs, System.currentTimeMillis()))
             .map(table -> RemotingCommand.success(request, broker.json().encode(new KVTable(table))));
     }
 }

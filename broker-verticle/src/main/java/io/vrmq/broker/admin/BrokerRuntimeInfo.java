@@ -1,6 +1,7 @@
 package io.vrmq.broker.admin;
 
 import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.StoreStats;
@@ -14,14 +15,17 @@ import java.util.TreeMap;
  * names and in RocketMQ's formats (tps as three space-separated windows, ratios as fractions of 1, sizes as
  * "1.5 MiB"), so that neither command meets a missing or unparsable value.
  *
- * <p>We keep no per-request counters, so: {@code msgPutTotalTodayNow} is the number of entries in all ConsumeQueues
- * (every message stored and still indexed), the "morning" totals are 0, get totals and every tps are 0, and thread
- * pool figures are 0 (the broker has no request queues to report). Built on a reader thread: it walks every
+ * <p>Rates come from the broker's meters (put and get tps over 10 s, 1 min, 10 min; get totals since start);
+ * {@code msgPutTotalTodayNow} is the number of entries in all ConsumeQueues (every message stored and still indexed),
+ * the "morning" totals are 0, and thread pool figures are 0 (the broker has no request queues to report). Built on a reader thread: it walks every
  * ConsumeQueue and asks the file system for disk space.
  */
 final class BrokerRuntimeInfo {
     static final String BROKER_VERSION_DESC = "V5_5_0";
     private static final String NO_TPS = "0.0 0.0 0.0";
+    private static final long TEN_SECONDS_MS = 10_000;
+    private static final long ONE_MINUTE_MS = 60_000;
+    private static final long TEN_MINUTES_MS = 600_000;
     private static final String[] ZERO_KEYS = {"msgPutTotalYesterdayMorning", "msgPutTotalTodayMorning",
         "msgGetTotalYesterdayMorning", "msgGetTotalTodayMorning", "msgGetTotalTodayNow", "pageCacheLockTimeMills",
         "startAcceptSendRequestTimeStamp", "timerReadBehind", "timerOffsetBehind", "timerCongestNum",
@@ -38,7 +42,7 @@ final class BrokerRuntimeInfo {
     }
 
     static Map<String, String> collect(BrokerConfig config, TopicConfigTable topics, MessageStore store,
-                                       long bootTimestampMs, long nowMs) {
+                                       BrokerMetrics metrics, long bootTimestampMs, long nowMs) {
         Map<String, String> table = new TreeMap<>();
         for (String key : ZERO_KEYS) {
             table.put(key, "0");
@@ -46,6 +50,13 @@ final class BrokerRuntimeInfo {
         for (String key : TPS_KEYS) {
             table.put(key, NO_TPS);
         }
+        String putTps = tps(metrics::putPerSecond, nowMs);
+        String getTps = tps(metrics::getPerSecond, nowMs);
+        table.put("putTps", putTps);
+        table.put("getFoundTps", getTps);
+        table.put("getTotalTps", getTps);
+        table.put("getTransferredTps", getTps);
+        table.put("msgGetTotalTodayNow", Long.toString(metrics.getTotal()));
         table.put("timerEnqueueTps", "0.0");
         table.put("timerDequeueTps", "0.0");
         table.put("putLatency99", "0.00");
@@ -58,6 +69,17 @@ final class BrokerRuntimeInfo {
         putStoreFigures(table, topics, store);
         putDiskFigures(table, store);
         return table;
+    }
+
+    /** RocketMQ's tps format: the rate over the last 10 s, 1 min and 10 min, space-separated. */
+    private static String tps(RateOverWindow rate, long nowMs) {
+        return String.format(java.util.Locale.ROOT, "%.2f %.2f %.2f", rate.perSecond(nowMs, TEN_SECONDS_MS),
+            rate.perSecond(nowMs, ONE_MINUTE_MS), rate.perSecond(nowMs, TEN_MINUTES_MS));
+    }
+
+    @FunctionalInterface
+    private interface RateOverWindow {
+        double perSecond(long nowMs, long windowMs);
     }
 
     private static void putStoreFigures(Map<String, String> table, TopicConfigTable topics, MessageStore store) {

@@ -19,7 +19,6 @@ import org.slf4j.LoggerFactory;
 public final class BrokerAdminServer {
     private static final Logger log = LoggerFactory.getLogger(BrokerAdminServer.class);
     /** How often the put/get totals are sampled for the rate windows. */
-    private static final long RATE_SAMPLE_INTERVAL_MS = 1_000;
     public static final int DISABLED_PORT = -1;
 
     private final Vertx vertx;
@@ -28,7 +27,6 @@ public final class BrokerAdminServer {
     private final long bootTimestampMs;
     private HttpServer server;
     private JvmMeters jvmMeters;
-    private long sampleTimer = -1;
     private int port = DISABLED_PORT;
 
     public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
@@ -46,8 +44,6 @@ public final class BrokerAdminServer {
         }
         jvmMeters = JvmMeters.bindTo(registry);
         StoreGauges storeGauges = new StoreGauges(broker, registry);
-        sampleTimer = vertx.setPeriodic(RATE_SAMPLE_INTERVAL_MS,
-            id -> broker.metrics().sampleRates(System.currentTimeMillis()));
         server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
         return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs))
             .listen(broker.config().adminPort())
@@ -64,9 +60,6 @@ public final class BrokerAdminServer {
     }
 
     public Future<Void> stop() {
-        if (sampleTimer >= 0) {
-            vertx.cancelTimer(sampleTimer);
-        }
         if (jvmMeters != null) {
             jvmMeters.close();
         }

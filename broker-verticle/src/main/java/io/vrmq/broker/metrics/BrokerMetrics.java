@@ -23,6 +23,8 @@ import java.util.function.IntSupplier;
 public final class BrokerMetrics implements RemotingObserver {
     /** Samples kept for the rate windows: one a second, enough for RocketMQ's 10-minute window. */
     public static final int RATE_SAMPLES = 601;
+    /** How often {@link #sampleRates} must be called: the rate windows count samples as seconds. */
+    public static final long RATE_SAMPLE_INTERVAL_MS = 1_000;
     private static final String TOPIC_TAG = "topic";
     private static final String GROUP_TAG = "group";
 
