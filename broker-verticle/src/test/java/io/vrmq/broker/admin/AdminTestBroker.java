@@ -1,27 +1,21 @@
 package io.vrmq.broker.admin;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vrmq.broker.BrokerVerticle;
-import io.vrmq.remoting.message.MessageProperties;
+import io.vrmq.broker.TestBrokerRequests;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
-import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -64,14 +58,7 @@ final class AdminTestBroker {
     }
 
     static JsonObject config(Path storeDir) {
-        try (InputStream defaults = AdminTestBroker.class.getResourceAsStream("/broker-defaults.json")) {
-            JsonObject config = new JsonObject(new String(defaults.readAllBytes(), StandardCharsets.UTF_8));
-            return config.put("listenPort", 0).put("brokerIP1", "127.0.0.1").put("namesrvAddr", "")
-                .put("storePathRootDir", storeDir.toString()).put("mappedFileSizeCommitLog", 4 * 1024 * 1024)
-                .put("maxMessageSize", 1024 * 1024).put("adminPort", -1);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestBrokerRequests.config(storeDir);
     }
 
     String address() {
@@ -95,18 +82,7 @@ final class AdminTestBroker {
 
     /** SEND_MESSAGE_V2 as the official client sends it; answers the commit-log offset from the offset msgId. */
     Future<Long> send(String topic, int queueId, Map<String, String> properties, String body) {
-        Map<String, String> header = new HashMap<>();
-        header.put("a", "PG");
-        header.put("b", topic);
-        header.put("c", "TBW102");
-        header.put("d", "4");
-        header.put("e", Integer.toString(queueId));
-        header.put("f", "0");
-        header.put("g", Long.toString(System.currentTimeMillis()));
-        header.put("h", "0");
-        header.put("i", MessageProperties.format(properties));
-        header.put("j", "0");
-        header.put("k", "false");
+        Map<String, String> header = TestBrokerRequests.sendHeader(topic, queueId, properties);
         return invoke(RequestCode.SEND_MESSAGE_V2, header, Buffer.buffer(body))
             .map(AdminTestBroker::requireSuccess)
             .map(response -> {
@@ -117,12 +93,7 @@ final class AdminTestBroker {
 
     /** HEART_BEAT of a push consumer in {@code group} subscribed to all of {@code topic}, and of producer "PG". */
     Future<RemotingCommand> heartbeat(String clientId, String group, String topic) {
-        String body = "{\"clientID\":\"" + clientId + "\",\"consumerDataSet\":[{\"consumeFromWhere\":"
-            + "\"CONSUME_FROM_LAST_OFFSET\",\"consumeType\":\"CONSUME_PASSIVELY\",\"groupName\":\"" + group
-            + "\",\"messageModel\":\"CLUSTERING\",\"subscriptionDataSet\":[{\"classFilterMode\":false,"
-            + "\"codeSet\":[],\"expressionType\":\"TAG\",\"subString\":\"*\",\"subVersion\":1,"
-            + "\"tagsSet\":[],\"topic\":\"" + topic + "\"}],\"unitMode\":false}],\"heartbeatFingerprint\":0,"
-            + "\"producerDataSet\":[{\"groupName\":\"PG\"}],\"withoutSub\":false}";
+        String body = TestBrokerRequests.heartbeatBody(clientId, group, topic);
         return invoke(RequestCode.HEART_BEAT, Map.of(), Buffer.buffer(body)).map(AdminTestBroker::requireSuccess);
     }
 
@@ -134,29 +105,11 @@ final class AdminTestBroker {
 
     /** Repeats {@code call} on a timer until {@code isDone} holds; fails after POLL_ATTEMPTS tries. */
     <T> Future<T> poll(Supplier<Future<T>> call, Predicate<T> isDone) {
-        Promise<T> done = Promise.promise();
-        attempt(call, isDone, POLL_ATTEMPTS, done);
-        return done.future();
-    }
-
-    private <T> void attempt(Supplier<Future<T>> call, Predicate<T> isDone, int attemptsLeft, Promise<T> done) {
-        call.get().onComplete(result -> {
-            if (result.succeeded() && isDone.test(result.result())) {
-                done.complete(result.result());
-            } else if (attemptsLeft <= 1) {
-                done.fail(result.failed() ? result.cause() : new AssertionError("condition never held: "
-                    + result.result()));
-            } else {
-                vertx.setTimer(POLL_INTERVAL_MS, id -> attempt(call, isDone, attemptsLeft - 1, done));
-            }
-        });
+        return TestBrokerRequests.poll(vertx, call, isDone, POLL_ATTEMPTS, POLL_INTERVAL_MS);
     }
 
     static RemotingCommand requireSuccess(RemotingCommand response) {
-        if (response.code() != ResponseCode.SUCCESS) {
-            throw new AssertionError("expected SUCCESS, got " + response.code() + ": " + response.remark());
-        }
-        return response;
+        return TestBrokerRequests.requireSuccess(response);
     }
 
     static String text(RemotingCommand response) {

@@ -7,7 +7,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vrmq.broker.BrokerVerticle;
-import io.vrmq.remoting.message.MessageProperties;
+import io.vrmq.broker.TestBrokerRequests;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
@@ -16,9 +16,6 @@ import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -64,15 +61,7 @@ public final class HeldMessageBroker {
     }
 
     private static JsonObject config(Path storeDir) {
-        try (InputStream defaults = HeldMessageBroker.class.getResourceAsStream("/broker-defaults.json")) {
-            JsonObject config = new JsonObject(new String(defaults.readAllBytes(), StandardCharsets.UTF_8));
-            return config.put("listenPort", 0).put("brokerIP1", "127.0.0.1").put("namesrvAddr", "")
-                .put("storePathRootDir", storeDir.toString()).put("mappedFileSizeCommitLog", 4 * 1024 * 1024)
-                .put("maxMessageSize", 1024 * 1024).put("adminPort", -1)
-                .put("messageDelayLevel", SHORT_DELAY_LEVELS);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return TestBrokerRequests.config(storeDir).put("messageDelayLevel", SHORT_DELAY_LEVELS);
     }
 
     private Future<Void> deploy() {
@@ -106,18 +95,7 @@ public final class HeldMessageBroker {
 
     /** SEND_MESSAGE_V2 with the one-letter header the official client sends; the reply as it came. */
     public Future<RemotingCommand> send(String topic, int queueId, Map<String, String> properties, String body) {
-        Map<String, String> header = new HashMap<>();
-        header.put("a", "PG");
-        header.put("b", topic);
-        header.put("c", "TBW102");
-        header.put("d", "4");
-        header.put("e", Integer.toString(queueId));
-        header.put("f", "0");
-        header.put("g", Long.toString(System.currentTimeMillis()));
-        header.put("h", "0");
-        header.put("i", MessageProperties.format(properties));
-        header.put("j", "0");
-        header.put("k", "false");
+        Map<String, String> header = TestBrokerRequests.sendHeader(topic, queueId, properties);
         header.put("m", "false");
         return invoke(RequestCode.SEND_MESSAGE_V2, header, Buffer.buffer(body));
     }
@@ -204,10 +182,7 @@ public final class HeldMessageBroker {
     }
 
     public static RemotingCommand requireSuccess(RemotingCommand response) {
-        if (response.code() != ResponseCode.SUCCESS) {
-            throw new AssertionError("expected SUCCESS, got " + response.code() + ": " + response.remark());
-        }
-        return response;
+        return TestBrokerRequests.requireSuccess(response);
     }
 
     /** A pull body: stored records back to back, as the official client decodes them. */
