@@ -7,7 +7,7 @@ public enum AppendStatus {
     MESSAGE_ILLEGAL,
     /** Properties over 32767 UTF-8 bytes (stored with an int16 length). */
     PROPERTIES_SIZE_EXCEEDED,
-    /** The store is closed or read-only (disk past diskCriticalRatio); the remark says which. */
+    /** The store is closed, read-only (disk past diskCriticalRatio) or a replica; the remark says which. */
     SERVICE_NOT_AVAILABLE,
     /** No room for a new segment file; nothing was written. */
     DISK_FULL

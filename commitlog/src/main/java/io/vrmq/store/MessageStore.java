@@ -20,9 +20,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Threads:
  * <ul>
- * <li><b>Writer</b>: {@link #append} and {@link #appendBatch} must be called by one thread at a time (a single
- * worker, or any threads that hand off to one). Overlapping calls throw IllegalStateException; they are never
- * silently serialised. Appends never block on disk I/O except when a new segment file is created.</li>
+ * <li><b>Writer</b>: {@link #append}, {@link #appendBatch} and (on a replica) {@link #appendReplicated} must be
+ * called by one thread at a time (a single worker, or any threads that hand off to one). Overlapping calls throw
+ * IllegalStateException; they are never silently serialised. Writes never block on disk I/O except when a new
+ * segment file is created.</li>
  * <li><b>Readers</b>: every read method may be called from any thread, concurrently with appends. Reads touch mapped
  * memory (possibly a page fault): keep them off event loops.</li>
  * <li>Own threads: {@code vrmq-store-flusher} (forces; completes durability futures), {@code vrmq-store-dispatcher}
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * (ConsumeQueue/index forces and the checkpoint, retention, flush timeouts).</li>
  * </ul>
  * Durability: see {@link FlushDiskType} and {@code CommitLogFlusher} for what a crash can lose.
+ *
+ * <p>Replication (RocketMQ's HA): a master's broker streams {@link #readCommitLog} chunks; a replica's broker writes
+ * them with {@link #appendReplicated}. An open store takes either its own appends or replicated bytes, whichever
+ * comes first; reopening forgets it.
  */
 public final class MessageStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MessageStore.class);
@@ -42,7 +47,10 @@ public final class MessageStore implements AutoCloseable {
     private final QueueReader reader;
     private final Dispatcher dispatcher;
     private final StoreServices services;
+    private final WriteGate gate;
     private final StoreWriter writer;
+    private final ReplicaWriter replicaWriter;
+    private final PageCacheEstimate pageCache;
     private final ConcurrentSkipListMap<Long, DamagedRange> damaged;
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
@@ -55,13 +63,16 @@ public final class MessageStore implements AutoCloseable {
         this.commitLog = commitLog;
         this.queues = queues;
         this.index = index;
-        this.reader = new QueueReader(commitLog, queues, config.maxFilterMessageCount());
+        this.pageCache = new PageCacheEstimate(options.physicalMemoryBytes(), config.accessMessageInMemoryMaxRatio());
+        this.reader = new QueueReader(commitLog, queues, config.maxFilterMessageCount(), pageCache);
         this.dispatcher = recovered.dispatcher();
         this.damaged = recovered.damaged();
         this.recoveryReport = recovered.report();
         this.services = new StoreServices(config, options, commitLog, queues, index, checkpoint, dispatcher);
+        this.gate = new WriteGate();
         this.writer = new StoreWriter(config, commitLog, recovered.queueOffsets(), dispatcher, services.flusher(),
-                services.retention(), options.clock());
+                services.retention(), options.clock(), gate);
+        this.replicaWriter = new ReplicaWriter(config, commitLog, dispatcher, services.retention(), gate);
     }
 
     /** Opens with the system clock, the real disk and RocketMQ's tagsCode rule. */
@@ -113,6 +124,27 @@ public final class MessageStore implements AutoCloseable {
      */
     public AppendResult appendBatch(List<MessageToStore> messages) {
         return writer.appendBatch(messages);
+    }
+
+    /**
+     * Writes CommitLog bytes received from a master at {@code offset} ({@code bytes} from position to limit; its
+     * position is left alone) and returns the new published max offset. Writer thread only, like append.
+     * <ul>
+     * <li>{@code offset} must be {@link #replicaWriteOffset()}, or {@link #getCommitLogMaxOffset()} to resend after a
+     * reconnect (the partly received record, if any, is dropped). An empty store starts at any multiple of
+     * {@code mappedFileSizeCommitLog}: min and max offset become that offset.</li>
+     * <li>A chunk must not cross a segment end. The max offset advances only over whole records that pass the record
+     * checks (size, magic, physical offset, body CRC) and over a segment's filler once its bytes reach the segment
+     * end; the dispatcher then builds ConsumeQueue and index entries from them.</li>
+     * <li>From the first call on, this open store refuses {@link #append} and {@link #appendBatch}; a store that took
+     * its own appends since it was opened refuses this.</li>
+     * </ul>
+     * Throws {@link ReplicationException} when the bytes cannot be accepted (wrong offset, a record failing its
+     * check, a chunk crossing a segment end, closed, read-only, disk full, not a replica): the whole good records
+     * before the fault stay published, the rest is dropped; resend from {@link #getCommitLogMaxOffset()}.
+     */
+    public long appendReplicated(long offset, ByteBuffer bytes) {
+        return replicaWriter.appendReplicated(offset, bytes);
     }
 
     /** Forces everything appended so far, whatever the flush mode; returns the durable offset. Any thread. */
@@ -187,6 +219,24 @@ public final class MessageStore implements AutoCloseable {
         return new IndexQuery(commitLog, index).query(topic, key, maxCount, beginTimestampMs, endTimestampMs);
     }
 
+    /**
+     * Published CommitLog bytes from {@code offset} as a read-only slice of at most {@code maxBytes} (positive), never
+     * crossing a segment end and never beyond {@link #getCommitLogMaxOffset()}: what a master streams to a replica.
+     * Empty at the max offset; null when {@code offset} is not kept (below the min offset, above the max, or in a
+     * deleted segment). The slice stays valid like a {@link FoundMessage} record. Any thread.
+     */
+    public ByteBuffer readCommitLog(long offset, int maxBytes) {
+        return commitLog.readPublished(offset, maxBytes);
+    }
+
+    /**
+     * Where the next replicated bytes must start: the raw write position, past {@link #getCommitLogMaxOffset()} by
+     * the bytes of a record only partly received so far. Any thread.
+     */
+    public long replicaWriteOffset() {
+        return replicaWriter.writeOffset();
+    }
+
     public long getCommitLogMinOffset() {
         return commitLog.minOffset();
     }
@@ -225,7 +275,7 @@ public final class MessageStore implements AutoCloseable {
                 dispatcher.dispatchedOffset(), (long) segmentCount * config.mappedFileSizeCommitLog(), segmentCount,
                 services.retention().diskUsedPercent(), services.retention().isReadOnly(),
                 services.flusher().forceCount(), services.flusher().lastForceMicros(),
-                services.flusher().maxForceMicros());
+                services.flusher().maxForceMicros(), pageCache.pageCacheHitReads(), pageCache.diskReads());
     }
 
     /** Runs retention now (it also runs every retentionCheckIntervalMs); returns segments deleted. */
@@ -243,9 +293,10 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
-     * Clean shutdown: refuses new appends, dispatches and forces everything, writes the checkpoint, removes the
-     * abort file and releases the directory lock. An append running when close is called completes first; later
-     * appends return SERVICE_NOT_AVAILABLE.
+     * Clean shutdown: refuses new writes, dispatches and forces everything, writes the checkpoint, removes the
+     * abort file and releases the directory lock. A write running when close is called completes first; later
+     * appends return SERVICE_NOT_AVAILABLE and replicated bytes throw ReplicationException. The bytes of a record only
+     * partly received from a master are dropped (the master sends them again from the max offset).
      */
     @Override
     public synchronized void close() {
@@ -253,7 +304,7 @@ public final class MessageStore implements AutoCloseable {
             return;
         }
         closed = true;
-        writer.stop();
+        gate.stop();
         services.stop();
         files.removeAbortFile();
         files.unlock();

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads by queue offset: ConsumeQueue entries, then the records they name, checked (size, magic, physical offset,
- * body CRC) so a damaged record is never served. Stateless; any thread, concurrently with the writer and dispatcher.
+ * body CRC) so a damaged record is never served. Each message read is counted by the {@link PageCacheEstimate}, which
+ * also decides the "pull from slave" suggestion. Any thread, concurrently with the writer and dispatcher.
  */
 final class QueueReader {
     private static final Logger log = LoggerFactory.getLogger(QueueReader.class);
@@ -20,11 +21,14 @@ final class QueueReader {
     private final CommitLog commitLog;
     private final ConsumeQueueTable queues;
     private final int maxFilterMessageCount;
+    private final PageCacheEstimate pageCache;
 
-    QueueReader(CommitLog commitLog, ConsumeQueueTable queues, int maxFilterMessageCount) {
+    QueueReader(CommitLog commitLog, ConsumeQueueTable queues, int maxFilterMessageCount,
+                PageCacheEstimate pageCache) {
         this.commitLog = commitLog;
         this.queues = queues;
         this.maxFilterMessageCount = maxFilterMessageCount;
+        this.pageCache = pageCache;
     }
 
     GetMessageResult getMessages(String topic, int queueId, long offset, int maxCount, int maxBytes,
@@ -57,6 +61,8 @@ final class QueueReader {
         int totalBytes = 0;
         int filtered = 0;
         int missing = 0;
+        boolean lastOnDisk = false;
+        long maxPhysicalOffset = commitLog.maxOffset();
         long next = offset;
         long scanLimit = Math.min(max, offset + Math.max(maxCount, maxFilterMessageCount));
         for (; next < scanLimit && found.size() < maxCount; next++) {
@@ -79,10 +85,11 @@ final class QueueReader {
             }
             found.add(new FoundMessage(next, entry.commitLogOffset(), entry.tagsCode(), record));
             totalBytes += record.remaining();
+            lastOnDisk = pageCache.countRead(maxPhysicalOffset, entry.commitLogOffset());
         }
         GetMessageStatus status = !found.isEmpty() ? GetMessageStatus.FOUND
                 : filtered > 0 ? GetMessageStatus.NO_MATCHED_MESSAGE : GetMessageStatus.OFFSET_FOUND_NULL;
-        return new GetMessageResult(status, next, min, max, found, totalBytes);
+        return new GetMessageResult(status, next, min, max, found, totalBytes, lastOnDisk);
     }
 
     private void logUnreadable(ConsumeQueue queue, ConsumeQueueEntry entry) {

@@ -27,6 +27,9 @@ import java.util.Map;
  * @param maxIndexHashSlots           hash slots per index file (RocketMQ default 5,000,000)
  * @param maxIndexCount               entries per index file (RocketMQ default 20,000,000)
  * @param storeHost                   address written as STOREHOST in every record and used in offset msg ids
+ * @param accessMessageInMemoryMaxRatio percent of physical memory behind the CommitLog's max offset that reads count
+ *                                    as page-cache hits; older records count as disk reads and a read ending there
+ *                                    suggests pulling from a slave (RocketMQ's rule, default 40)
  */
 public record StoreConfig(
         Path storePathRootDir,
@@ -47,7 +50,8 @@ public record StoreConfig(
         long retentionCheckIntervalMs,
         int maxIndexHashSlots,
         int maxIndexCount,
-        InetSocketAddress storeHost) {
+        InetSocketAddress storeHost,
+        int accessMessageInMemoryMaxRatio) {
 
     /** Bytes of one ConsumeQueue entry; file sizes must be a multiple of it. */
     public static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
@@ -89,6 +93,8 @@ public record StoreConfig(
         require(40L + maxIndexHashSlots * 4L + maxIndexCount * 20L < Integer.MAX_VALUE,
                 "maxIndexHashSlots/maxIndexCount (index file over 2 GiB)", maxIndexHashSlots + "/" + maxIndexCount);
         require(storeHost != null && !storeHost.isUnresolved(), "storeHost", storeHost);
+        require(accessMessageInMemoryMaxRatio >= 0 && accessMessageInMemoryMaxRatio <= 100,
+                "accessMessageInMemoryMaxRatio (percent, 0..100)", accessMessageInMemoryMaxRatio);
     }
 
     /** RocketMQ's defaults, rooted at {@code root}, store host 127.0.0.1:10911. */
@@ -121,7 +127,8 @@ public record StoreConfig(
                 v.longValue("retentionCheckIntervalMs", 10_000),
                 v.integer("maxIndexHashSlots", 5_000_000),
                 v.integer("maxIndexCount", 20_000_000),
-                v.address("storeHost", "127.0.0.1:10911"));
+                v.address("storeHost", "127.0.0.1:10911"),
+                v.integer("accessMessageInMemoryMaxRatio", 40));
     }
 
     /** A copy with one value replaced by name, for tests and overrides; same validation. */
@@ -153,6 +160,7 @@ public record StoreConfig(
         m.put("maxIndexHashSlots", maxIndexHashSlots);
         m.put("maxIndexCount", maxIndexCount);
         m.put("storeHost", storeHost.getAddress().getHostAddress() + ":" + storeHost.getPort());
+        m.put("accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio);
         return m;
     }
 

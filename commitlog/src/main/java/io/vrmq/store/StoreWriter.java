@@ -8,15 +8,14 @@ import io.vrmq.store.queue.QueueOffsets;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then a wakeup for the dispatcher
  * and (SYNC_FLUSH) a durability future from the flusher.
  *
- * <p>Single writer: calls must not overlap. A CAS guard turns an overlapping call into IllegalStateException rather
- * than serialising it silently (a lock would hide a broker bug and cost every append). The guard also lets
- * {@link #stop} wait for an append in progress.
+ * <p>Single writer: calls must not overlap; the {@link WriteGate} shared with {@link ReplicaWriter} turns an
+ * overlapping call into IllegalStateException, lets close wait for an append in progress, and refuses appends on a
+ * store that took replicated bytes.
  */
 final class StoreWriter {
     private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
@@ -31,13 +30,12 @@ final class StoreWriter {
     private final CommitLogFlusher flusher;
     private final RetentionService retention;
     private final InstantSource clock;
-    private final AtomicBoolean appending = new AtomicBoolean();
+    private final WriteGate gate;
     private final EncodedMessage[] single = new EncodedMessage[1];
     private long lastStoreTimestamp;
-    private volatile boolean stopped;
 
     StoreWriter(StoreConfig config, CommitLog commitLog, QueueOffsets queueOffsets, Dispatcher dispatcher,
-                CommitLogFlusher flusher, RetentionService retention, InstantSource clock) {
+                CommitLogFlusher flusher, RetentionService retention, InstantSource clock, WriteGate gate) {
         this.config = config;
         this.encoder = new MessageEncoder(config.maxMessageSize(), config.mappedFileSizeCommitLog(),
                 commitLog.storeHost());
@@ -47,10 +45,11 @@ final class StoreWriter {
         this.flusher = flusher;
         this.retention = retention;
         this.clock = clock;
+        this.gate = gate;
     }
 
     AppendResult append(MessageToStore message) {
-        enter();
+        gate.enter();
         try {
             AppendResult refusal = refusal();
             if (refusal != null) {
@@ -64,12 +63,12 @@ final class StoreWriter {
             return AppendResult.rejected(e.status(), e.getMessage());
         } finally {
             single[0] = null;
-            appending.set(false);
+            gate.exit();
         }
     }
 
     AppendResult appendBatch(List<MessageToStore> messages) {
-        enter();
+        gate.enter();
         try {
             AppendResult refusal = refusal();
             if (refusal != null) {
@@ -90,22 +89,13 @@ final class StoreWriter {
         } catch (RejectedMessageException e) {
             return AppendResult.rejected(e.status(), e.getMessage());
         } finally {
-            appending.set(false);
+            gate.exit();
         }
     }
 
     /** Forgets the topic's queue counters (topic deletion): its next append starts at offset 0 again. */
     void removeTopic(String topic) {
         queueOffsets.removeTopic(topic);
-    }
-
-    /** Refuses appends from now on, after waiting for one in progress. */
-    void stop() {
-        while (!appending.compareAndSet(false, true)) {
-            Thread.onSpinWait();   // an append in progress finishes first: it must be dispatched and forced
-        }
-        stopped = true;
-        appending.set(false);
     }
 
     private EncodedMessage[] encodeBatch(List<MessageToStore> messages) throws RejectedMessageException {
@@ -141,6 +131,7 @@ final class StoreWriter {
             return AppendResult.rejected(AppendStatus.DISK_FULL, "no room for a new "
                     + config.mappedFileSizeCommitLog() + "-byte commit log segment under " + config.storePathRootDir());
         }
+        gate.claim(WriteGate.Writer.OWN_APPENDS);
         dispatcher.wakeup();
         CompletableFuture<FlushStatus> durability = config.flushDiskType() == FlushDiskType.SYNC_FLUSH
                 ? flusher.awaitDurable(commitLogOffset + totalBytes)
@@ -149,16 +140,13 @@ final class StoreWriter {
                 storeTimestamp, commitLog.storeHost(), durability, null);
     }
 
-    private void enter() {
-        if (!appending.compareAndSet(false, true)) {
-            throw new IllegalStateException("concurrent append on " + Thread.currentThread().getName()
-                    + ": MessageStore has a single writer; hand appends to one thread");
-        }
-    }
-
     private AppendResult refusal() {
-        if (stopped) {
+        if (gate.isStopped()) {
             return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is closed");
+        }
+        if (gate.writer() == WriteGate.Writer.REPLICATION) {
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE,
+                    "replica store: writes come from the master");
         }
         if (retention.isReadOnly()) {
             return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "store is read-only: disk "

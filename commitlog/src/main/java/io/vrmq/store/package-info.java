@@ -6,7 +6,8 @@
  *
  * <p>Thread rules, in one place:
  * <ul>
- * <li>One writer: {@code append}/{@code appendBatch} from one thread at a time (overlap throws).</li>
+ * <li>One writer: {@code append}/{@code appendBatch}/{@code appendReplicated} from one thread at a time (overlap
+ * throws). An open store takes either its own appends or a master's bytes, whichever comes first.</li>
  * <li>Reads from any thread; they touch mapped memory, so not from an event loop.</li>
  * <li>{@link io.vrmq.store.AppendResult#durability()} completes on the flusher thread (or the scheduler on
  * timeout); {@link io.vrmq.store.DispatchListener} runs on the dispatcher thread. Both must return quickly.</li>

@@ -2,6 +2,7 @@ package io.vrmq.store;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.Map;
@@ -44,6 +45,26 @@ class StoreConfigTest {
         assertThrows(IllegalArgumentException.class, () -> config.with("flushDiskType", "SOMETIMES"));
         assertThrows(IllegalArgumentException.class, () -> config.with("storeHost", "nohostport"));
         assertThrows(IllegalArgumentException.class, () -> StoreConfig.from(Map.of("maxMessageSize", "lots")));
+    }
+
+    @Test
+    void accessMessageInMemoryMaxRatioDefaultsToRocketMqs40AndIsAPercent(@TempDir Path dir) {
+        assertEquals(40, StoreConfig.defaults(dir).accessMessageInMemoryMaxRatio());
+        StoreConfig config = TestStores.config(dir);
+        assertEquals(0, config.with("accessMessageInMemoryMaxRatio", 0).accessMessageInMemoryMaxRatio());
+        assertEquals(100, config.with("accessMessageInMemoryMaxRatio", "100").accessMessageInMemoryMaxRatio());
+        IllegalArgumentException tooHigh = assertThrows(IllegalArgumentException.class,
+                () -> config.with("accessMessageInMemoryMaxRatio", 101));
+        assertEquals("invalid store setting accessMessageInMemoryMaxRatio (percent, 0..100): 101",
+                tooHigh.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> config.with("accessMessageInMemoryMaxRatio", -1));
+    }
+
+    @Test
+    void physicalMemoryComesFromTheMachineAndMustBePositive() {
+        assertTrue(StoreOptions.defaults().physicalMemoryBytes() > 0);
+        assertEquals(4096, StoreOptions.defaults().withPhysicalMemoryBytes(4096).physicalMemoryBytes());
+        assertThrows(IllegalArgumentException.class, () -> StoreOptions.defaults().withPhysicalMemoryBytes(0));
     }
 
     @Test

@@ -27,12 +27,13 @@ import org.slf4j.LoggerFactory;
  * ratio well below 100 %. Writing zeroes ahead of the writer (as RocketMQ's warm-up option does) would close that
  * gap at the cost of writing every segment twice; not done yet.
  *
- * <p>Threads: exactly one writer calls {@link #append}; it publishes each append by raising {@link #maxOffset()}
- * (volatile) after the bytes are in place, so any thread may read records below a max offset it has seen. The
- * flusher calls {@link #flush()}. Retention calls {@link #deleteOldestSegment()}.
+ * <p>Threads: exactly one writer calls {@link #append} (or, on a replica, {@link ReplicaLog} writes a master's bytes);
+ * it publishes by raising {@link #maxOffset()} (volatile) after the bytes are in place, so any thread may read records
+ * below a max offset it has seen. The flusher calls {@link #flush()}. Retention calls {@link #deleteOldestSegment()}.
  */
 public final class CommitLog {
     private static final Logger log = LoggerFactory.getLogger(CommitLog.class);
+    private static final ByteBuffer NOTHING = ByteBuffer.allocate(0).asReadOnlyBuffer();
 
     private final SegmentedLog segments;
     private final HostAddress storeHost;
@@ -106,20 +107,29 @@ public final class CommitLog {
         if (last != null && !last.isFull()) {
             endSegment(last);
         }
-        long nextBase = last == null ? maxOffset : last.baseOffset() + last.capacityBytes();
+        return createSegment(last == null ? maxOffset : last.baseOffset() + last.capacityBytes());
+    }
+
+    /** Creates the segment starting at {@code baseOffset}; null when the disk has no room for it. Writer only. */
+    MappedSegment createSegment(long baseOffset) {
         if (usableDiskBytes.getAsLong() < segments.segmentBytes()) {
-            log.error("disk full: {} usable bytes < segment size {}; refusing appends until space frees",
+            log.error("disk full: {} usable bytes < segment size {}; refusing writes until space frees",
                     usableDiskBytes.getAsLong(), segments.segmentBytes());
             return null;
         }
         try {
-            MappedSegment created = segments.roll(nextBase);
+            MappedSegment created = segments.roll(baseOffset);
             log.info("commit log rolled to segment {}", created.file());
             return created;
         } catch (UncheckedIOException e) {
-            log.error("cannot create commit log segment at offset {}: {}", nextBase, e.getMessage());
+            log.error("cannot create commit log segment at offset {}: {}", baseOffset, e.getMessage());
             return null;
         }
+    }
+
+    /** Makes everything below {@code offset} readable: the bytes are in place and checked. Writer only. */
+    void publish(long offset) {
+        maxOffset = offset;
     }
 
     private void endSegment(MappedSegment segment) {
@@ -151,6 +161,32 @@ public final class CommitLog {
             return null;
         }
         return segment.slice(position, RecordReader.totalSize(buffer, position));
+    }
+
+    /**
+     * Published bytes from {@code offset} as a read-only slice of at most {@code maxBytes}, ending at the segment end
+     * or the max offset, whichever comes first (the replication stream). Empty at the max offset; null when
+     * {@code offset} is not kept (below the min, above the max, in a deleted segment). Any thread.
+     */
+    public ByteBuffer readPublished(long offset, int maxBytes) {
+        if (maxBytes <= 0) {
+            throw new IllegalArgumentException("maxBytes " + maxBytes + " <= 0");
+        }
+        long published = maxOffset;
+        if (offset == published) {
+            return NOTHING;
+        }
+        if (offset < 0 || offset > published) {
+            return null;
+        }
+        MappedSegment segment = segments.find(offset);
+        if (segment == null) {
+            return null;
+        }
+        int position = (int) (offset - segment.baseOffset());
+        long segmentEnd = segment.baseOffset() + segment.capacityBytes();
+        int length = (int) Math.min(maxBytes, Math.min(published, segmentEnd) - offset);
+        return segment.slice(position, length);
     }
 
     /** Store timestamp of the record at {@code commitLogOffset} (no checks: the caller knows it is a record). */

@@ -13,8 +13,9 @@ import java.util.stream.Stream;
  * An append-only log split into equal {@link MappedSegment} files named by their start offset. The segment list is
  * copy-on-write behind a volatile array, so readers take a consistent snapshot without locks.
  *
- * <p>Threads: one owner thread appends segments ({@link #roll}), truncates and deletes; any thread may look
- * segments up; the flusher calls {@link #flush()}.
+ * <p>Threads: the writer appends segments ({@link #roll}) while retention deletes the oldest on another thread, so
+ * the methods that replace the array are synchronized (rare: once per segment), or one could drop the other's change;
+ * any thread may look segments up without a lock; the flusher calls {@link #flush()}.
  */
 public final class SegmentedLog {
     private final Path directory;
@@ -124,8 +125,8 @@ public final class SegmentedLog {
         return candidate.baseOffset() <= offset && offset < candidate.baseOffset() + segmentBytes ? candidate : null;
     }
 
-    /** Creates and maps the segment starting at {@code baseOffset}, which must follow the last one. Owner only. */
-    public MappedSegment roll(long baseOffset) {
+    /** Creates and maps the segment starting at {@code baseOffset}, which must follow the last one. Writer only. */
+    public synchronized MappedSegment roll(long baseOffset) {
         MappedSegment last = last();
         if (baseOffset % segmentBytes != 0 || (last != null && baseOffset != last.baseOffset() + segmentBytes)) {
             throw new IllegalStateException("segment at " + baseOffset + " does not follow " + last + " in "
@@ -143,7 +144,7 @@ public final class SegmentedLog {
      * Cuts the log at {@code offset}: the segment holding it keeps bytes below it (the rest is zeroed), later
      * segments are deleted. Owner only, before readers start.
      */
-    public void truncateTo(long offset) {
+    public synchronized void truncateTo(long offset) {
         MappedSegment[] snapshot = segments;
         List<MappedSegment> kept = new ArrayList<>();
         for (MappedSegment segment : snapshot) {
@@ -163,8 +164,8 @@ public final class SegmentedLog {
         flushedOffset = Math.min(flushedOffset, offset);
     }
 
-    /** Removes the oldest segment from the list and deletes its file. Owner (retention) only. */
-    public MappedSegment deleteFirst() {
+    /** Removes the oldest segment from the list and deletes its file. Retention only. */
+    public synchronized MappedSegment deleteFirst() {
         MappedSegment[] snapshot = segments;
         if (snapshot.length == 0) {
             return null;
@@ -175,7 +176,7 @@ public final class SegmentedLog {
     }
 
     /** Removes all segments and their files. */
-    public void deleteAll() {
+    public synchronized void deleteAll() {
         MappedSegment[] snapshot = segments;
         segments = new MappedSegment[0];
         for (MappedSegment segment : snapshot) {
