@@ -1,6 +1,7 @@
 package io.vrmq.broker;
 
 import io.vertx.core.json.JsonObject;
+import io.vrmq.broker.ha.HaConfig;
 import io.vrmq.remoting.transport.RemotingLimits;
 
 import java.net.Inet4Address;
@@ -24,7 +25,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            int maxHeldPullRequests, long flushConsumerOffsetIntervalMs, long channelExpiredTimeoutMs,
                            long clientChannelScanIntervalMs, String messageDelayLevel, int maxReconsumeTimes,
                            int storeReaderThreads, int maxMessageSize, int adminPort, String adminHost,
-                           String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs) {
+                           String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
+                           HaConfig ha) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -52,6 +54,9 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             "maxMessageSize (must be below maxFrameBytes " + limits.maxFrameBytes() + ")", maxMessageSize);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);
         require(maxConnections > 0, "maxConnections", maxConnections);
+        require(SLAVE.equals(brokerRole) == (brokerId != 0),
+            "brokerId/brokerRole (a master has brokerId 0, a SLAVE a brokerId of 1 or more)", brokerId + "/"
+                + brokerRole);
     }
 
     public static BrokerConfig from(JsonObject json) {
@@ -68,7 +73,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getString("messageDelayLevel"), json.getInteger("maxReconsumeTimes"),
             json.getInteger("storeReaderThreads"), json.getInteger("maxMessageSize"), json.getInteger("adminPort"),
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
-            json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"));
+            json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json));
     }
 
     /** The values the store takes, under the store's key names. */
@@ -86,11 +91,16 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             Map.entry("fileReservedTimeHours", json.getInteger("fileReservedTime")),
             Map.entry("diskMaxUsedSpaceRatio", json.getInteger("diskMaxUsedSpaceRatio")),
             Map.entry("diskCriticalRatio", json.getInteger("diskCriticalRatio")),
+            Map.entry("accessMessageInMemoryMaxRatio", json.getInteger("accessMessageInMemoryMaxRatio")),
             Map.entry("storeHost", storeHost));
     }
 
     public boolean isMaster() {
         return brokerId == 0 && !SLAVE.equals(brokerRole);
+    }
+
+    public boolean isSyncMaster() {
+        return SYNC_MASTER.equals(brokerRole);
     }
 
     /** "ip:port" that clients and NameServers use for this broker. */

@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.group.SubscriptionGroupTable;
+import io.vrmq.broker.ha.Replication;
 import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
@@ -11,10 +12,11 @@ import io.vrmq.remoting.json.RemotingJson;
 
 /**
  * What the broker's processors share, built once by {@link BrokerVerticle}: settings, tables, the client registry,
- * the way into the store, and the traffic meters. Every member is thread-safe.
+ * the way into the store, the traffic meters and this broker's part in master/slave replication. Every member is
+ * thread-safe.
  */
 public record BrokerContext(BrokerConfig config, BrokerIdentity identity, RemotingJson json,
                             TopicConfigTable topics, SubscriptionGroupTable groups, ConsumerOffsetTable offsets,
                             ClientRegistry clients, StoreAccess store, DelayLevels delayLevels,
-                            BrokerMetrics metrics) {
+                            BrokerMetrics metrics, Replication replication) {
 }

@@ -12,6 +12,8 @@ import io.vrmq.broker.admin.QueueLockTable;
 import io.vrmq.broker.admin.ResetOffsetProcessor;
 import io.vrmq.broker.admin.SystemTopicNames;
 import io.vrmq.broker.admin.TopicAdminProcessor;
+import io.vertx.core.Future;
+import io.vrmq.broker.ha.SlaveDataProcessor;
 import io.vrmq.broker.longpoll.PullHoldService;
 import io.vrmq.broker.processor.ClientManageProcessor;
 import io.vrmq.broker.processor.DeliveryRouting;
@@ -22,12 +24,16 @@ import io.vrmq.broker.processor.SendMessageProcessor;
 import io.vrmq.broker.processor.TopicResolver;
 import io.vrmq.remoting.transport.ProcessorTable;
 
+import java.util.Map;
+import java.util.function.Supplier;
+
 /** Builds the broker's processor table: which class answers which request code. Wiring only. */
 final class BrokerProcessors {
     private BrokerProcessors() {
     }
 
-    static ProcessorTable build(BrokerContext broker, PullHoldService holds) {
+    static ProcessorTable build(BrokerContext broker, PullHoldService holds,
+                                Supplier<Future<Map<Integer, Long>>> delayOffsets) {
         ProcessorTable.Builder table = ProcessorTable.builder();
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
@@ -49,6 +55,7 @@ final class BrokerProcessors {
             QueueLockTable.DEFAULT_MAX_LIVE_TIME_MS)).registerInto(table);
         new QueryMessageProcessor(broker).registerInto(table);
         new io.vrmq.broker.retry.SendBackProcessor(broker, topics, routing).registerInto(table);
+        new SlaveDataProcessor(broker, delayOffsets).registerInto(table);
         return table.build();
     }
 }

@@ -9,6 +9,11 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.group.SubscriptionGroupTable;
+import io.vrmq.broker.ha.HaServer;
+import io.vrmq.broker.ha.MasterReplication;
+import io.vrmq.broker.ha.Replication;
+import io.vrmq.broker.ha.SlaveReplication;
+import io.vrmq.broker.ha.SlaveSynchronizer;
 import io.vrmq.broker.http.BrokerAdminServer;
 import io.vrmq.broker.longpoll.PullHoldService;
 import io.vrmq.broker.metrics.BrokerMetrics;
@@ -16,6 +21,7 @@ import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.schedule.DelayOffsetFile;
 import io.vrmq.broker.schedule.DeliveryServices;
 import io.vrmq.broker.store.ScheduleTagsCode;
 import io.vrmq.broker.store.StoreAccess;
@@ -34,6 +40,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -45,11 +52,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 public final class BrokerVerticle extends VerticleBase {
     private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
     private static final long REGISTER_RETRY_FIRST_MS = 500;
+    private static final long SLAVE_FIND_MASTER_INTERVAL_MS = 3_000;
 
     private final JsonObject rawConfig;
     private final BrokerConfig config;
     private final int listenPort;
     private final int fastPort;
+    private final int haPort;
     private final List<RemotingServer> servers = new ArrayList<>();
     private final List<Long> timers = new ArrayList<>();
     private final PrometheusMeterRegistry registry;
@@ -58,6 +67,7 @@ public final class BrokerVerticle extends VerticleBase {
     private NameServerRegistrar registrar;
     private RemotingClient namesrvClient;
     private DeliveryServices deliveries;
+    private HaServer haServer;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -71,6 +81,8 @@ public final class BrokerVerticle extends VerticleBase {
         this.config = BrokerConfig.from(rawConfig);
         this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
         this.fastPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort() - 2;
+        this.haPort = config.ha().haListenPort() != 0 ? config.ha().haListenPort()
+            : config.listenPort() == 0 ? FreePort.pick() : config.listenPort() + 1;
     }
 
     @Override
@@ -79,7 +91,7 @@ public final class BrokerVerticle extends VerticleBase {
         DelayLevels delayLevels = DelayLevels.parse(config.messageDelayLevel());
         String brokerAddr = config.brokerAddr(listenPort);
         BrokerIdentity identity = new BrokerIdentity(config.brokerClusterName(), config.brokerName(),
-            config.brokerId(), brokerAddr, config.brokerIP1() + ":" + (listenPort + 1));
+            config.brokerId(), brokerAddr, config.brokerIP1() + ":" + haPort);
         String root = config.storePathRootDir();
         TopicConfigTable topics = new TopicConfigTable(new JsonFile(vertx.fileSystem(), root + "/config/topics.json"),
             json);
@@ -99,19 +111,49 @@ public final class BrokerVerticle extends VerticleBase {
                 store.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
                     holds.onDispatched(topic, queueId, maxOffset));
                 StoreAccess storeAccess = new StoreAccess(vertx, store, config.storeReaderThreads());
+                Replication replication = createReplication(storeAccess);
                 context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-                    delayLevels, metrics);
+                    delayLevels, metrics, replication);
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
-                return listen(BrokerProcessors.build(context, holds));
+                return listen(BrokerProcessors.build(context, holds, this::delayOffsets));
             })
+            .compose(listening -> haServer == null ? Future.succeededFuture() : haServer.listen(config.bindAddress(),
+                haPort))
             .compose(listening -> startAdmin())
             .compose(listening -> startRegistration(topics, json, identity))
             .onSuccess(started -> {
                 startPeriodicTasks(offsets, clients);
-                deliveries = DeliveryServices.start(vertx, context, (topic, queueId, maxOffset, tagsCode, storeTime) ->
-                    holds.onDispatched(topic, queueId, maxOffset));
+                if (context.replication() instanceof SlaveReplication slave) {
+                    // A slave delivers no held messages: its master does, and the results arrive by replication.
+                    slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
+                        registrar::registerAll));
+                    // Started before its master, a slave would otherwise learn of it a whole registration period later.
+                    timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
+                        if (slave.masterAddr() == null) {
+                            registrar.registerAll();
+                        }
+                    }));
+                } else {
+                    deliveries = DeliveryServices.start(vertx, context,
+                        (topic, queueId, maxOffset, tagsCode, storeTime) -> holds.onDispatched(topic, queueId,
+                            maxOffset));
+                }
                 announce(brokerAddr, root);
             });
+    }
+
+    private Replication createReplication(StoreAccess storeAccess) {
+        if (!config.isMaster()) {
+            return new SlaveReplication(vertx, config, storeAccess);
+        }
+        haServer = new HaServer(vertx, storeAccess, config.ha());
+        return new MasterReplication(config, storeAccess, haServer);
+    }
+
+    /** Per delay level, the next schedule-queue offset to deliver: live on a master, as last copied on a slave. */
+    private Future<Map<Integer, Long>> delayOffsets() {
+        return deliveries != null ? Future.succeededFuture(deliveries.schedule().offsets())
+            : DelayOffsetFile.under(vertx, context.json(), config.storePathRootDir()).load();
     }
 
     private Future<Void> listen(ProcessorTable processors) {
@@ -136,6 +178,7 @@ public final class BrokerVerticle extends VerticleBase {
         namesrvClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000)
             .setTcpNoDelay(true), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity);
+        registrar.onMasterNamed(context.replication()::masterLearned);
         topics.onChange(changed -> registrar.registerAll());
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
         return registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
@@ -166,7 +209,9 @@ public final class BrokerVerticle extends VerticleBase {
         // The first words are RocketMQ's own, which scripts and operators wait for.
         System.out.println("The broker[" + config.brokerName() + ", " + brokerAddr + "] boot success. serializeType="
             + "JSON and name server is " + String.join(";", config.namesrvAddrs()) + "; fast channel port "
-            + fastPort + ", store " + root);
+            + fastPort + ", " + config.brokerRole() + (config.isMaster() ? " accepting slaves on port " + haPort
+            : " following " + (config.ha().haMasterAddress().isBlank() ? "the master the name servers name"
+            : config.ha().haMasterAddress())) + ", store " + root);
         System.out.flush();
     }
 
@@ -181,6 +226,7 @@ public final class BrokerVerticle extends VerticleBase {
             .eventually(() -> context == null ? Future.succeededFuture()
                 : Future.join(context.offsets().persistIfDirty(), context.topics().persist()))
             .eventually(() -> deliveries == null ? Future.succeededFuture() : deliveries.stop())
+            .eventually(() -> context == null ? Future.succeededFuture() : context.replication().stop())
             .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
             .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())
             .onComplete(done -> log.info("broker stopped"));
@@ -193,6 +239,11 @@ public final class BrokerVerticle extends VerticleBase {
 
     public int fastPort() {
         return fastPort;
+    }
+
+    /** Where a master accepts slaves (also computed on a slave, which does not listen there). */
+    public int haPort() {
+        return haPort;
     }
 
     /** The bound admin HTTP port (useful with adminPort 0), or -1 when the admin API is off or not started. */

@@ -61,6 +61,15 @@ public final class BrokerConfigText {
         values.put("maxPendingRequests", config.limits().maxPendingRequests());
         values.put("maxConnections", config.maxConnections());
         values.put("shutdownGraceMs", config.shutdownGraceMs());
+        values.put("haListenPort", config.ha().haListenPort());
+        values.put("haMasterAddress", config.ha().haMasterAddress());
+        values.put("haSendHeartbeatInterval", config.ha().haSendHeartbeatIntervalMs());
+        values.put("haHousekeepingInterval", config.ha().haHousekeepingIntervalMs());
+        values.put("haTransferBatchSize", config.ha().haTransferBatchSize());
+        values.put("haMaxGapNotInSync", config.ha().haMaxGapNotInSync());
+        values.put("slaveTimeout", config.ha().slaveTimeoutMs());
+        values.put("slaveReadEnable", config.ha().slaveReadEnable());
+        values.put("slaveSyncMetadataInterval", config.ha().slaveSyncMetadataIntervalMs());
     }
 
     private static void putStore(Map<String, Object> values, StoreConfig config) {
@@ -81,5 +90,6 @@ public final class BrokerConfigText {
         values.put("diskCriticalRatio", config.diskCriticalRatio());
         values.put("maxHashSlotNum", config.maxIndexHashSlots());
         values.put("maxIndexNum", config.maxIndexCount());
+        values.put("accessMessageInMemoryMaxRatio", config.accessMessageInMemoryMaxRatio());
     }
 }

@@ -42,8 +42,9 @@ public final class BrokerInfoProcessor {
     }
 
     private Future<RemotingCommand> runtimeInfo(RemotingConnection connection, RemotingCommand request) {
+        String masterAddr = broker.replication().masterAddr();
         return broker.store().read(() -> BrokerRuntimeInfo.collect(broker.config(), broker.topics(),
-                broker.store().store(), broker.metrics(), bootTimestampMs, System.currentTimeMillis()))
+                broker.store().store(), broker.metrics(), bootTimestampMs, System.currentTimeMillis(), masterAddr))
             .map(table -> RemotingCommand.success(request, broker.json().encode(new KVTable(table))));
     }
 }

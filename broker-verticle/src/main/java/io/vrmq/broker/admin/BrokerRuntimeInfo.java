@@ -42,8 +42,12 @@ final class BrokerRuntimeInfo {
     }
 
     static Map<String, String> collect(BrokerConfig config, TopicConfigTable topics, MessageStore store,
-                                       BrokerMetrics metrics, long bootTimestampMs, long nowMs) {
+                                       BrokerMetrics metrics, long bootTimestampMs, long nowMs,
+                                       String masterAddr) {
         Map<String, String> table = new TreeMap<>();
+        if (masterAddr != null) {
+            table.put("masterAddr", masterAddr);   // a slave's master, as RocketMQ's slaves report it
+        }
         for (String key : ZERO_KEYS) {
             table.put(key, "0");
         }

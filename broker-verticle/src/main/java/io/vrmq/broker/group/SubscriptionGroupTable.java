@@ -80,12 +80,30 @@ public final class SubscriptionGroupTable {
         return groups.remove(group) == null ? Future.succeededFuture() : persist();
     }
 
+    /** A slave takes its master's whole table and version (metadata sync); false when nothing changed. */
+    public boolean replaceAll(Map<String, SubscriptionGroupConfig> masterGroups, DataVersion masterVersion) {
+        synchronized (this) {
+            if (masterVersion.equals(dataVersion) && masterGroups.equals(groups)) {
+                return false;
+            }
+            groups.keySet().retainAll(masterGroups.keySet());
+            groups.putAll(masterGroups);
+            dataVersion = masterVersion;
+        }
+        write();
+        return true;
+    }
+
     public DataVersion dataVersion() {
         return dataVersion;
     }
 
     private Future<Void> persist() {
         dataVersion = dataVersion.next(System.currentTimeMillis());
+        return write();
+    }
+
+    private Future<Void> write() {
         return file.write(() -> json.encode(Map.of("dataVersion", dataVersion, "subscriptionGroupTable", all())));
     }
 }

@@ -13,8 +13,8 @@ import java.util.TreeMap;
 
 /**
  * {@code /health}, {@code /api/v1/broker/runtime} (put/get rates, store figures, flush latency, long-poll holds,
- * connections) and {@code /api/v1/broker/config} (the effective settings as GET_BROKER_CONFIG shows them, secrets
- * left out). Event loop; runtime reads the store's figures on the reader pool.
+ * connections), {@code /api/v1/broker/config} (the effective settings as GET_BROKER_CONFIG shows them, secrets
+ * left out) and {@code /api/v1/broker/ha} (master/slave replication). Event loop; runtime reads the store's figures on the reader pool.
  */
 final class BrokerRoutes {
     /** RocketMQ's tps windows: 10 seconds, 1 minute, 10 minutes. */
@@ -35,6 +35,12 @@ final class BrokerRoutes {
         router.get("/health").handler(this::health);
         router.get("/api/v1/broker/runtime").handler(this::runtime);
         router.get("/api/v1/broker/config").handler(this::config);
+        router.get("/api/v1/broker/ha").handler(this::replication);
+    }
+
+    /** Role and replication progress: the slaves and how far behind each is (master), the master link (slave). */
+    private void replication(RoutingContext context) {
+        replies.send(context, 200, broker.replication().status());
     }
 
     private void health(RoutingContext context) {
@@ -94,6 +100,10 @@ final class BrokerRoutes {
         view.put("flushCount", stats.forceCount());
         view.put("flushLastLatencyMicros", stats.lastForceMicros());
         view.put("flushMaxLatencyMicros", stats.maxForceMicros());
+        // An estimate by RocketMQ's rule (reads within accessMessageInMemoryMaxRatio of memory are cached), not mincore.
+        view.put("pageCacheHitReads", stats.pageCacheHitReads());
+        view.put("pageCacheMissReads", stats.diskReads());
+        view.put("pageCacheHitRatio", stats.pageCacheHitRatio());
         return view;
     }
 

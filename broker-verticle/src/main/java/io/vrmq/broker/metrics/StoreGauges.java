@@ -32,7 +32,7 @@ public final class StoreGauges {
     private final BrokerContext broker;
     private final ConsumeProgress progress;
     private final MultiGauge consumerLag;
-    private volatile StoreStats stats = new StoreStats(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0);
+    private volatile StoreStats stats = new StoreStats(0, 0, 0, 0, 0, 0, 0, false, 0, 0, 0, 0, 0);
 
     public StoreGauges(BrokerContext broker, MeterRegistry registry) {
         this.broker = broker;
@@ -60,6 +60,9 @@ public final class StoreGauges {
             snapshot -> snapshot.maxForceMicros() / MICROS_PER_SECOND);
         FunctionCounter.builder("rocketmq.flush.forces", this, gauges -> gauges.stats.forceCount())
             .description("CommitLog forces since the store opened").register(registry);
+        gauge(registry, "rocketmq.store.pagecache.hit.ratio", null, "Share of messages read that RocketMQ's rule "
+            + "(accessMessageInMemoryMaxRatio of physical memory behind the max offset) places in the page cache",
+            StoreStats::pageCacheHitRatio);
     }
 
     /** Takes a new snapshot on the reader pool and publishes it; completes on the caller's context. */

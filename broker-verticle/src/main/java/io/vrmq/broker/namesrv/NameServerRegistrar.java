@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.zip.CRC32;
 
 /**
@@ -32,6 +33,8 @@ public final class NameServerRegistrar {
     private final TopicConfigTable topics;
     private final List<String> namesrvAddrs;
     private final BrokerIdentity identity;
+    private volatile BiConsumer<String, String> masterListener = (masterAddr, haServerAddr) -> {
+    };
 
     public NameServerRegistrar(RemotingClient client, RemotingJson json, TopicConfigTable topics,
                                List<String> namesrvAddrs, BrokerIdentity identity) {
@@ -40,6 +43,14 @@ public final class NameServerRegistrar {
         this.topics = topics;
         this.namesrvAddrs = List.copyOf(namesrvAddrs);
         this.identity = identity;
+    }
+
+    /**
+     * Told, after each accepted registration, the group's master address and HA address as that NameServer knows
+     * them (null when it knows no master): how a slave finds its master. Set once at start-up.
+     */
+    public void onMasterNamed(BiConsumer<String, String> listener) {
+        this.masterListener = listener;
     }
 
     /**
@@ -60,6 +71,9 @@ public final class NameServerRegistrar {
                     if (response.code() != ResponseCode.SUCCESS) {
                         log.warn("register with name server {} refused: {} {}", addr, response.code(),
                             response.remark());
+                    } else {
+                        masterListener.accept(response.header().optionalString("masterAddr"),
+                            response.header().optionalString("haServerAddr"));
                     }
                     return response.code() == ResponseCode.SUCCESS;
                 })

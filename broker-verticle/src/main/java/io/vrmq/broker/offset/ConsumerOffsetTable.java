@@ -91,6 +91,27 @@ public final class ConsumerOffsetTable {
         return topics;
     }
 
+    /** Every committed offset: {@code topic@group} → queue id → offset (a copy, RocketMQ's offsetTable). */
+    public Map<String, Map<Integer, Long>> snapshot() {
+        Map<String, Map<Integer, Long>> copy = new TreeMap<>();
+        offsets.forEach((key, queues) -> copy.put(key, new TreeMap<>(queues)));
+        return copy;
+    }
+
+    /**
+     * A slave takes its master's offsets (metadata sync): the master's win, offsets only the slave has stay (a
+     * consumer may have committed them here while the master was down), as RocketMQ's putAll does.
+     */
+    public void putAll(Map<String, Map<Integer, Long>> masterOffsets) {
+        masterOffsets.forEach((key, queues) -> {
+            Map<Integer, Long> mine = offsets.computeIfAbsent(key, k -> new ConcurrentHashMap<>());
+            if (!mine.equals(queues)) {
+                mine.putAll(queues);
+                isDirty = true;
+            }
+        });
+    }
+
     public void removeTopic(String topic) {
         if (offsets.keySet().removeIf(key -> key.substring(0, key.lastIndexOf(SEPARATOR)).equals(topic))) {
             isDirty = true;
@@ -110,11 +131,7 @@ public final class ConsumerOffsetTable {
             return Future.succeededFuture();
         }
         isDirty = false;
-        return file.write(() -> {
-            Map<String, Map<Integer, Long>> copy = new TreeMap<>();
-            offsets.forEach((key, queues) -> copy.put(key, new TreeMap<>(queues)));
-            return json.encode(Map.of("offsetTable", copy));
-        });
+        return file.write(() -> json.encode(Map.of("offsetTable", snapshot())));
     }
 
     private static String key(String topic, String group) {

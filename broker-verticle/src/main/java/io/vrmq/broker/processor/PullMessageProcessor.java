@@ -33,9 +33,11 @@ import java.util.Set;
  * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361): checks the group, topic and subscription, reads from the store on
  * a reader thread, and answers with the stored records as they are (the client decodes RocketMQ's record format).
  * A pull that finds nothing and may suspend is held by the {@link PullHoldService} until a message arrives in its
- * queue or its suspend timeout passes.
+ * queue or its suspend timeout passes. On a slave, reads follow {@code slaveReadEnable} (see
+ * {@link #suggestedBrokerId}); a slave never takes the offset a pull commits (its master's offsets are copied).
  */
 public final class PullMessageProcessor {
+    private static final long MASTER_ID = 0;
     private final BrokerContext broker;
     private final PullHoldService holds;
 
@@ -50,6 +52,11 @@ public final class PullMessageProcessor {
 
     private Future<RemotingCommand> pull(RemotingConnection connection, RemotingCommand request) {
         PullRequest pull = PullRequest.decode(request);
+        if (broker.replication().isSlave() && !broker.config().ha().slaveReadEnable()) {
+            // RocketMQ 5's answer on a slave that may not serve reads (its rejectRequest): the client backs off.
+            throw new RemotingCommandException(ResponseCode.SYSTEM_BUSY,
+                "[REJECTREQUEST]system busy, start flow control for a while");
+        }
         TagFilter filter = filterFor(pull);
         if (pull.hasCommitOffset() && broker.config().isMaster()) {
             broker.offsets().commit(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
@@ -66,6 +73,12 @@ public final class PullMessageProcessor {
             .onFailure(reply::fail)
             .onSuccess(result -> {
                 int code = responseCode(result, pull.queueOffset());
+                long suggestedBrokerId = suggestedBrokerId(pull, result);
+                boolean isToMaster = broker.replication().isSlave() && suggestedBrokerId == MASTER_ID;
+                if (isToMaster && code != ResponseCode.SUCCESS) {
+                    // RocketMQ's slave: nothing here while the master lives, so send the consumer back there now.
+                    code = ResponseCode.PULL_RETRY_IMMEDIATELY;
+                }
                 if (code == ResponseCode.PULL_NOT_FOUND && maySuspend && hold(request, pull, filter, reply)) {
                     return;
                 }
@@ -73,8 +86,32 @@ public final class PullMessageProcessor {
                     broker.metrics().messagesPulled(pull.topic(), pull.consumerGroup(), result.messages().size(),
                         result.totalBytes());
                 }
-                reply.complete(answer(request, result, code));
+                reply.complete(answer(request, result, code, suggestedBrokerId));
             });
+    }
+
+    /**
+     * Which broker of the group the consumer should pull from next (RocketMQ's rules): with slaveReadEnable, a master
+     * sends a consumer reading far behind (outside the page cache) to the group's whichBrokerWhenConsumeSlowly; a
+     * slave sends consumers back to a live master unless they read far behind; a slave whose master is gone keeps
+     * them. Without slaveReadEnable every consumer belongs on the master.
+     */
+    private long suggestedBrokerId(PullRequest pull, GetMessageResult result) {
+        if (!broker.config().ha().slaveReadEnable()) {
+            return MASTER_ID;
+        }
+        SubscriptionGroupConfig group = broker.groups().get(pull.consumerGroup());
+        boolean isSlow = result.suggestPullingFromSlave();
+        if (broker.replication().isSlave()) {
+            if (!broker.replication().isMasterAlive()) {
+                return broker.config().brokerId();
+            }
+            return isSlow && group != null ? group.whichBrokerWhenConsumeSlowly() : MASTER_ID;
+        }
+        if (group == null) {
+            return MASTER_ID;
+        }
+        return isSlow ? group.whichBrokerWhenConsumeSlowly() : group.brokerId();
     }
 
     private boolean hold(RemotingCommand request, PullRequest pull, TagFilter filter,
@@ -157,9 +194,10 @@ public final class PullMessageProcessor {
         };
     }
 
-    private static RemotingCommand answer(RemotingCommand request, GetMessageResult result, int code) {
+    private static RemotingCommand answer(RemotingCommand request, GetMessageResult result, int code,
+                                          long suggestedBrokerId) {
         Map<String, String> header = new HashMap<>();
-        header.put("suggestWhichBrokerId", "0");
+        header.put("suggestWhichBrokerId", Long.toString(suggestedBrokerId));
         header.put("nextBeginOffset", Long.toString(result.nextBeginOffset()));
         header.put("minOffset", Long.toString(result.minOffset()));
         header.put("maxOffset", Long.toString(result.maxOffset()));

@@ -24,7 +24,8 @@ import java.util.Map;
 /**
  * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320). On the event loop: decode, validate,
  * resolve (and maybe create) the topic, route (retry → DLQ, delay → schedule topic); then the append runs on the
- * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH).
+ * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH) and,
+ * on a SYNC_MASTER, for a slave's acknowledgement. A slave refuses them all.
  */
 public final class SendMessageProcessor {
     private final BrokerContext broker;
@@ -44,6 +45,7 @@ public final class SendMessageProcessor {
 
     private Future<RemotingCommand> send(RemotingConnection connection, RemotingCommand request) {
         SendRequest send = SendRequest.decode(request);
+        SlaveWriteGuard.requireWritable(broker);
         if (!request.hasBody()) {
             throw new RemotingCommandException(ResponseCode.MESSAGE_ILLEGAL, "message body is empty");
         }
@@ -66,6 +68,7 @@ public final class SendMessageProcessor {
 
     private Future<RemotingCommand> sendBatch(RemotingConnection connection, RemotingCommand request) {
         SendRequest send = SendRequest.decode(request);
+        SlaveWriteGuard.requireWritable(broker);
         TopicConfig topic = topics.forSend(send.topic(), send.defaultTopic(), send.defaultTopicQueueNums(), 0);
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
         InetSocketAddress bornHost = bornHost(connection);
@@ -108,8 +111,16 @@ public final class SendMessageProcessor {
         String msgId = result.offsetMsgId();
         Future<FlushStatus> flushed = isWaitFlush ? broker.store().durability(result)
             : Future.succeededFuture(FlushStatus.FLUSH_OK);
-        return flushed.map(flush -> StoreReplies.stored(request, result, flush, msgId, queueId,
-            uniqKey != null ? uniqKey : batchUniqKeys));
+        boolean isWaitSlave = isWaitFlush && broker.config().isSyncMaster();
+        return flushed.compose(flush -> {
+            if (!isWaitSlave || flush != FlushStatus.FLUSH_OK) {
+                return Future.succeededFuture(StoreReplies.stored(request, result, flush, msgId, queueId,
+                    uniqKey != null ? uniqKey : batchUniqKeys));
+            }
+            return broker.replication().awaitSlave(result.commitLogOffset() + result.sizeBytes())
+                .map(ack -> StoreReplies.replicated(request, result, ack, msgId, queueId,
+                    uniqKey != null ? uniqKey : batchUniqKeys));
+        });
     }
 
     static InetSocketAddress bornHost(RemotingConnection connection) {

@@ -1,5 +1,6 @@
 package io.vrmq.broker.processor;
 
+import io.vrmq.broker.ha.SlaveAck;
 import io.vrmq.remoting.message.MessageConst;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.ResponseCode;
@@ -19,6 +20,32 @@ final class StoreReplies {
     /** SEND_OK or FLUSH_DISK_TIMEOUT: both carry where the message landed (the client builds a SendResult). */
     static RemotingCommand stored(RemotingCommand request, AppendResult result, FlushStatus flush, String msgId,
                                   int queueId, String uniqKey) {
+        boolean isFlushed = flush == FlushStatus.FLUSH_OK;
+        return RemotingCommand.response(request, isFlushed ? ResponseCode.SUCCESS : ResponseCode.FLUSH_DISK_TIMEOUT,
+            isFlushed ? null : "flush disk timeout: the message is stored but not yet forced to disk",
+            landedAt(result, msgId, queueId, uniqKey), null);
+    }
+
+    /**
+     * SYNC_MASTER, after the flush: SEND_OK once a slave has it, else SLAVE_NOT_AVAILABLE or FLUSH_SLAVE_TIMEOUT;
+     * the message is stored in every case, so each carries where it landed (the client reports the status).
+     */
+    static RemotingCommand replicated(RemotingCommand request, AppendResult result, SlaveAck ack, String msgId,
+                                      int queueId, String uniqKey) {
+        int code = switch (ack) {
+            case OK -> ResponseCode.SUCCESS;
+            case TIMEOUT -> ResponseCode.FLUSH_SLAVE_TIMEOUT;
+            case NOT_AVAILABLE -> ResponseCode.SLAVE_NOT_AVAILABLE;
+        };
+        String remark = switch (ack) {
+            case OK -> null;
+            case TIMEOUT -> "flush slave timeout: the message is stored on the master, no slave acknowledged it in time";
+            case NOT_AVAILABLE -> "slave not available: the message is stored on the master only";
+        };
+        return RemotingCommand.response(request, code, remark, landedAt(result, msgId, queueId, uniqKey), null);
+    }
+
+    private static Map<String, String> landedAt(AppendResult result, String msgId, int queueId, String uniqKey) {
         Map<String, String> header = new HashMap<>();
         header.put("msgId", msgId);
         header.put("queueId", Integer.toString(queueId));
@@ -28,9 +55,7 @@ final class StoreReplies {
         }
         header.put(MessageConst.MSG_REGION, DEFAULT_REGION);
         header.put(MessageConst.TRACE_SWITCH, "true");
-        boolean isFlushed = flush == FlushStatus.FLUSH_OK;
-        return RemotingCommand.response(request, isFlushed ? ResponseCode.SUCCESS : ResponseCode.FLUSH_DISK_TIMEOUT,
-            isFlushed ? null : "flush disk timeout: the message is stored but not yet forced to disk", header, null);
+        return header;
     }
 
     /** A refused append: nothing was stored. */

@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.broker.processor.DeliveryRouting;
+import io.vrmq.broker.processor.SlaveWriteGuard;
 import io.vrmq.broker.processor.TopicResolver;
 import io.vrmq.broker.schedule.StoredMessage;
 import io.vrmq.remoting.body.Permission;
@@ -53,6 +54,7 @@ public final class SendBackProcessor {
 
     private Future<RemotingCommand> sendBack(RemotingConnection connection, RemotingCommand request) {
         SendBackRequest back = SendBackRequest.decode(request);
+        SlaveWriteGuard.requireWritable(broker);
         SubscriptionGroupConfig group = broker.groups().findOrCreate(back.group());
         if (group == null) {
             throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_GROUP_NOT_EXIST,

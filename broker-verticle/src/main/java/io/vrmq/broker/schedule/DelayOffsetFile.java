@@ -2,6 +2,7 @@ package io.vrmq.broker.schedule;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vrmq.broker.persist.JsonFile;
 import io.vrmq.remoting.json.RemotingJson;
 
@@ -13,7 +14,7 @@ import java.util.TreeMap;
  * RocketMQ's form {@code {"offsetTable":{"1":12,"2":0,..}}} (keys are levels, queue id = level - 1). Written
  * atomically by {@link JsonFile}. Thread-safe.
  */
-final class DelayOffsetFile {
+public final class DelayOffsetFile {
     private final JsonFile file;
     private final RemotingJson json;
 
@@ -22,8 +23,13 @@ final class DelayOffsetFile {
         this.json = json;
     }
 
+    /** The broker's file under {@code storeRoot}. */
+    public static DelayOffsetFile under(Vertx vertx, RemotingJson json, String storeRoot) {
+        return new DelayOffsetFile(new JsonFile(vertx.fileSystem(), storeRoot + "/config/delayOffset.json"), json);
+    }
+
     /** Level → offset as last written; empty on a first start. */
-    Future<Map<Integer, Long>> load() {
+    public Future<Map<Integer, Long>> load() {
         return file.read().map(bytes -> {
             Map<Integer, Long> offsets = new TreeMap<>();
             if (bytes != null && bytes.length() > 0) {
@@ -35,7 +41,7 @@ final class DelayOffsetFile {
         });
     }
 
-    Future<Void> write(Map<Integer, Long> offsets) {
+    public Future<Void> write(Map<Integer, Long> offsets) {
         Map<Integer, Long> snapshot = new TreeMap<>(offsets);
         return file.write(() -> json.encode(Map.of("offsetTable", snapshot)));
     }

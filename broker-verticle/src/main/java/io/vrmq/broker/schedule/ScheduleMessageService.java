@@ -4,7 +4,6 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vrmq.broker.DelayLevels;
-import io.vrmq.broker.persist.JsonFile;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.broker.topic.TopicNames;
 import io.vrmq.remoting.json.RemotingJson;
@@ -57,9 +56,8 @@ public final class ScheduleMessageService {
     /** The broker's service: progress in {@code <storeRoot>/config/delayOffset.json}, the system clock. */
     public static ScheduleMessageService create(Vertx vertx, StoreAccess store, DelayLevels delayLevels,
                                                 RemotingJson json, String storeRoot) {
-        DelayOffsetFile file = new DelayOffsetFile(new JsonFile(vertx.fileSystem(),
-            storeRoot + "/config/delayOffset.json"), json);
-        return new ScheduleMessageService(vertx, store, delayLevels, file, System::currentTimeMillis);
+        return new ScheduleMessageService(vertx, store, delayLevels, DelayOffsetFile.under(vertx, json, storeRoot),
+            System::currentTimeMillis);
     }
 
     /** Loads progress, then starts every level. Call on the context the service is to run on. */

@@ -9,9 +9,11 @@ import io.vrmq.store.FlushStatus;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.MessageToStore;
 
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 
 /**
  * The broker's way into the store, so that no event loop ever touches it: appends go to one writer thread (a
@@ -25,6 +27,8 @@ public final class StoreAccess {
     private final MessageStore store;
     private final WorkerExecutor writer;
     private final WorkerExecutor readers;
+    private volatile LongConsumer appendListener = maxOffset -> {
+    };
 
     public StoreAccess(Vertx vertx, MessageStore store, int readerThreads) {
         this.vertx = vertx;
@@ -40,11 +44,36 @@ public final class StoreAccess {
     }
 
     public Future<AppendResult> append(MessageToStore message) {
-        return writer.executeBlocking(() -> store.append(message), false);
+        return writer.executeBlocking(() -> announced(store.append(message)), false);
     }
 
     public Future<AppendResult> appendBatch(List<MessageToStore> messages) {
-        return writer.executeBlocking(() -> store.appendBatch(messages), false);
+        return writer.executeBlocking(() -> announced(store.appendBatch(messages)), false);
+    }
+
+    /**
+     * Called on the writer thread after every stored append with the new CommitLog max offset (replication wakes its
+     * idle links). Must be cheap and must not block. Set once at start-up.
+     */
+    public void onAppended(LongConsumer listener) {
+        this.appendListener = listener;
+    }
+
+    /** Writes CommitLog bytes received from the master (a slave's only writes); the new published max offset. */
+    public Future<Long> replicate(long offset, ByteBuffer bytes) {
+        return writer.executeBlocking(() -> store.appendReplicated(offset, bytes), false);
+    }
+
+    /** Runs {@code task} on the writer thread, after every write handed over before it. */
+    public <T> Future<T> afterQueuedWrites(Callable<T> task) {
+        return writer.executeBlocking(task, false);
+    }
+
+    private AppendResult announced(AppendResult result) {
+        if (result.isOk()) {
+            appendListener.accept(store.getCommitLogMaxOffset());
+        }
+        return result;
     }
 
     /** Completes on the caller's context when the append is durable (at once in ASYNC_FLUSH). */

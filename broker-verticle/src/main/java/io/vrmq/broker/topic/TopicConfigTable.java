@@ -127,6 +127,23 @@ public final class TopicConfigTable {
         return putIfAbsent(created);
     }
 
+    /**
+     * A slave takes its master's whole table and version (metadata sync). Returns false, changing nothing, when the
+     * version is the one it already has.
+     */
+    public boolean replaceAll(Map<String, TopicConfig> masterTopics, DataVersion masterVersion) {
+        synchronized (this) {
+            if (masterVersion.equals(dataVersion) && masterTopics.equals(topics)) {
+                return false;
+            }
+            topics.keySet().retainAll(masterTopics.keySet());
+            topics.putAll(masterTopics);
+            dataVersion = masterVersion;
+        }
+        persist();
+        return true;
+    }
+
     public Future<Void> delete(String topic) {
         synchronized (this) {
             if (topics.remove(topic) == null) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * A real Apache RocketMQ 5.5.0 broker ({@code BrokerStartup}) started as a child JVM from the test classpath: a
@@ -41,6 +42,16 @@ public final class ApacheBroker implements AutoCloseable {
      */
     public static ApacheBroker start(Path dir, String clusterName, String brokerName,
                                      List<RunningNameServer> nameServers) {
+        return start(dir, clusterName, brokerName, nameServers, Map.of());
+    }
+
+    /**
+     * Like {@link #start(Path, String, String, List)}, with further broker.conf properties written after the defaults
+     * and replacing any of them they name: a slave role ({@code brokerRole=SLAVE}, {@code brokerId=1},
+     * {@code haMasterAddress}), another segment size. A slave registers too, so the same waits apply.
+     */
+    public static ApacheBroker start(Path dir, String clusterName, String brokerName,
+                                     List<RunningNameServer> nameServers, Map<String, String> extraProperties) {
         int listenPort = FreePorts.forBroker();
         Path store = dir.resolve("store");
         String namesrvAddr = String.join(";", nameServers.stream().map(RunningNameServer::address).toList());
@@ -66,6 +77,9 @@ public final class ApacheBroker implements AutoCloseable {
             "maxHashSlotNum=5000",
             // The timer wheel maps ~40 MB more at start and none of these tests sends timed messages.
             "timerWheelEnable=false",
+            // java.util.Properties keeps the last value of a repeated key, so these replace the defaults above.
+            extraProperties.entrySet().stream().map(entry -> entry.getKey() + "=" + entry.getValue())
+                .collect(Collectors.joining("\n")),
             ""));
         ChildJvm process = ChildJvm.start("apache-broker-" + brokerName, dir,
             ApacheJvm.arguments(dir, "org.apache.rocketmq.broker.BrokerStartup", "-c", config.toString()), Map.of());
@@ -84,6 +98,14 @@ public final class ApacheBroker implements AutoCloseable {
     /** "127.0.0.1:port", the address it registers (brokerIP1) and clients send to. */
     public String address() {
         return "127.0.0.1:" + listenPort;
+    }
+
+    /**
+     * "127.0.0.1:(listenPort + 1)": where it accepts slaves, as BrokerStartup derives haListenPort when the config
+     * leaves it at 0 (the address it registers uses brokerIP2, which a test sets to 127.0.0.1 when it matters).
+     */
+    public String haAddress() {
+        return "127.0.0.1:" + (listenPort + 1);
     }
 
     public String clusterName() {

@@ -5,6 +5,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.AfterEachCallback;
@@ -37,7 +38,13 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
 
     /** Starts an Apache broker registering with {@code nameServers} and closes it with the scope. */
     public ApacheBroker broker(Path dir, String clusterName, String brokerName, List<RunningNameServer> nameServers) {
-        ApacheBroker broker = ApacheBroker.start(dir, clusterName, brokerName, nameServers);
+        return broker(dir, clusterName, brokerName, nameServers, Map.of());
+    }
+
+    /** Like {@link #broker(Path, String, String, List)}, with further broker.conf properties (a slave role). */
+    public ApacheBroker broker(Path dir, String clusterName, String brokerName, List<RunningNameServer> nameServers,
+                               Map<String, String> extraProperties) {
+        ApacheBroker broker = ApacheBroker.start(dir, clusterName, brokerName, nameServers, extraProperties);
         children.add(broker.process());
         closeLater(broker);
         return broker;

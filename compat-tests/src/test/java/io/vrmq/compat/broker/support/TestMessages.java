@@ -10,6 +10,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
+import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.SendResult;
+import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
 
@@ -44,6 +47,37 @@ public final class TestMessages {
             messages.add(message(topic, label, tag, index));
         }
         return messages;
+    }
+
+    /**
+     * Like {@link #series}, with each body padded to {@code bodyBytes} (ASCII) so that a few hundred messages fill
+     * several MiB; the body still starts with "<label>-<index>:" and the key is unchanged.
+     */
+    public static List<Message> paddedSeries(String topic, String label, String tag, int count, int bodyBytes) {
+        List<Message> messages = series(topic, label, tag, count);
+        for (Message message : messages) {
+            StringBuilder body = new StringBuilder(body(message)).append(':');
+            while (body.length() < bodyBytes) {
+                body.append('.');
+            }
+            message.setBody(body.toString().getBytes(StandardCharsets.UTF_8));
+        }
+        return messages;
+    }
+
+    public static List<String> keys(List<? extends Message> messages) {
+        return messages.stream().map(Message::getKeys).toList();
+    }
+
+    /** Sends each message in turn; every send must be SEND_OK. The results in the same order. */
+    public static List<SendResult> sendEachOk(DefaultMQProducer producer, List<Message> messages) throws Exception {
+        List<SendResult> results = new ArrayList<>();
+        for (Message message : messages) {
+            SendResult result = producer.send(message);
+            assertEquals(SendStatus.SEND_OK, result.getSendStatus(), result.toString());
+            results.add(result);
+        }
+        return results;
     }
 
     public static String body(Message message) {

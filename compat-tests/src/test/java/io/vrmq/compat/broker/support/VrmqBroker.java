@@ -8,8 +8,8 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.zip.ZipFile;
 
@@ -31,26 +31,38 @@ public final class VrmqBroker implements AutoCloseable {
     private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
     private static final long LOG_POLL_INTERVAL_MS = 50;
     private static final int JAR_COPY_ATTEMPTS = 10;
+    private static final String HA_LISTEN_PORT_KEY = "haListenPort";
     private static final long JAR_COPY_RETRY_MS = 1_000;
     private static Path stableJar;
 
     private final BrokerSettings settings;
     private final int listenPort;
     private final Path config;
+    private final Map<String, ?> extraConfig;
     private ChildJvm process;
     private int bootCount;
 
-    private VrmqBroker(BrokerSettings settings, int listenPort, Path config) {
+    private VrmqBroker(BrokerSettings settings, int listenPort, Path config, Map<String, ?> extraConfig) {
         this.settings = settings;
         this.listenPort = listenPort;
         this.config = config;
+        this.extraConfig = Map.copyOf(extraConfig);
     }
 
     /** Writes the config for a free port and starts the broker; returns once it printed its boot line. */
     public static VrmqBroker start(BrokerSettings settings) {
+        return start(settings, Map.of());
+    }
+
+    /**
+     * Like {@link #start(BrokerSettings)}, with further broker.json keys (a master/slave role, segment sizes):
+     * {@code extraConfig} is written after the settings' keys and replaces any of them it names. Values are strings,
+     * numbers or booleans.
+     */
+    public static VrmqBroker start(BrokerSettings settings, Map<String, ?> extraConfig) {
         int listenPort = FreePorts.forBroker();
-        Path config = writeConfig(settings, listenPort);
-        VrmqBroker broker = new VrmqBroker(settings, listenPort, config);
+        Path config = writeConfig(settings, listenPort, extraConfig);
+        VrmqBroker broker = new VrmqBroker(settings, listenPort, config, extraConfig);
         broker.start();
         return broker;
     }
@@ -91,6 +103,16 @@ public final class VrmqBroker implements AutoCloseable {
 
     public int listenPort() {
         return listenPort;
+    }
+
+    /**
+     * "127.0.0.1:haPort", where a master accepts slaves: {@code haListenPort} when the extra config sets one above 0,
+     * else listenPort + 1 (the broker's rule for haListenPort 0; {@link FreePorts#forBroker()} checked it is free).
+     */
+    public String haAddress() {
+        Object configured = extraConfig.get(HA_LISTEN_PORT_KEY);
+        int haPort = configured instanceof Number port && port.intValue() > 0 ? port.intValue() : listenPort + 1;
+        return "127.0.0.1:" + haPort;
     }
 
     public String brokerName() {
@@ -172,37 +194,45 @@ public final class VrmqBroker implements AutoCloseable {
         }
     }
 
-    private static Path writeConfig(BrokerSettings settings, int listenPort) {
+    private static Path writeConfig(BrokerSettings settings, int listenPort, Map<String, ?> extraConfig) {
         Path dir = settings.storePathRootDir();
-        String json = String.format(Locale.ROOT, """
-            {
-              "brokerClusterName": "%s",
-              "brokerName": "%s",
-              "brokerId": 0,
-              "namesrvAddr": "%s",
-              "listenPort": %d,
-              "bindAddress": "127.0.0.1",
-              "brokerIP1": "127.0.0.1",
-              "storePathRootDir": "%s",
-              "flushDiskType": "%s",
-              "mappedFileSizeCommitLog": %d,
-              "maxMessageSize": %d,
-              "autoCreateTopicEnable": true,
-              "autoCreateSubscriptionGroup": true,
-              "messageDelayLevel": "%s",
-              "adminPort": -1,
-              "registerNameServerPeriod": %d
-            }
-            """, settings.brokerClusterName(), settings.brokerName(), settings.namesrvAddr(), listenPort,
-            jsonString(dir.toAbsolutePath().toString()), settings.flushDiskType(),
-            BrokerSettings.COMMIT_LOG_FILE_BYTES, BrokerSettings.MAX_MESSAGE_BYTES, settings.messageDelayLevel(),
-            settings.registerNameServerPeriodMs());
+        Map<String, Object> keys = new LinkedHashMap<>();
+        keys.put("brokerClusterName", settings.brokerClusterName());
+        keys.put("brokerName", settings.brokerName());
+        keys.put("brokerId", 0);
+        keys.put("namesrvAddr", settings.namesrvAddr());
+        keys.put("listenPort", listenPort);
+        keys.put("bindAddress", "127.0.0.1");
+        keys.put("brokerIP1", "127.0.0.1");
+        keys.put("storePathRootDir", dir.toAbsolutePath().toString());
+        keys.put("flushDiskType", settings.flushDiskType());
+        keys.put("mappedFileSizeCommitLog", BrokerSettings.COMMIT_LOG_FILE_BYTES);
+        keys.put("maxMessageSize", BrokerSettings.MAX_MESSAGE_BYTES);
+        keys.put("autoCreateTopicEnable", true);
+        keys.put("autoCreateSubscriptionGroup", true);
+        keys.put("messageDelayLevel", settings.messageDelayLevel());
+        keys.put("adminPort", -1);
+        keys.put("registerNameServerPeriod", settings.registerNameServerPeriodMs());
+        keys.putAll(extraConfig);
         try {
             Files.createDirectories(dir);
-            return Files.writeString(dir.resolve("broker.json"), json);
+            return Files.writeString(dir.resolve("broker.json"), toJson(keys));
         } catch (IOException e) {
             throw new UncheckedIOException("could not write the broker config in " + dir, e);
         }
+    }
+
+    /** A flat JSON object: strings quoted, numbers and booleans as they print. */
+    private static String toJson(Map<String, Object> keys) {
+        StringBuilder json = new StringBuilder("{\n");
+        String separator = "";
+        for (Map.Entry<String, Object> entry : keys.entrySet()) {
+            Object value = entry.getValue();
+            String text = value instanceof String string ? "\"" + jsonString(string) + "\"" : String.valueOf(value);
+            json.append(separator).append("  \"").append(entry.getKey()).append("\": ").append(text);
+            separator = ",\n";
+        }
+        return json.append("\n}\n").toString();
     }
 
     /**

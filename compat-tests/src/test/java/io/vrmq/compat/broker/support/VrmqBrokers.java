@@ -2,6 +2,7 @@ package io.vrmq.compat.broker.support;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import io.vrmq.compat.support.CompatResources;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -26,7 +27,12 @@ public final class VrmqBrokers implements TestExecutionExceptionHandler, Lifecyc
 
     /** Starts a broker with {@code settings}, waits for its boot line, and stops it (SIGTERM) with the scope. */
     public VrmqBroker start(BrokerSettings settings) {
-        VrmqBroker broker = VrmqBroker.start(settings);
+        return start(settings, Map.of());
+    }
+
+    /** Like {@link #start(BrokerSettings)}, with further broker.json keys (see {@link VrmqBroker}). */
+    public VrmqBroker start(BrokerSettings settings, Map<String, ?> extraConfig) {
+        VrmqBroker broker = VrmqBroker.start(settings, extraConfig);
         brokers.add(broker);
         resources.closeLater(broker);
         return broker;

@@ -1,0 +1,21 @@
+package io.vrmq.broker.ha;
+
+import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.store.StoreAccess;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** The part of the admin API's replication view that both roles show. */
+final class ReplicationStatus {
+    private ReplicationStatus() {
+    }
+
+    static Map<String, Object> common(BrokerConfig config, StoreAccess store) {
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role", config.brokerRole());
+        status.put("brokerId", config.brokerId());
+        status.put("commitLogMaxOffset", store.store().getCommitLogMaxOffset());
+        return status;
+    }
+}

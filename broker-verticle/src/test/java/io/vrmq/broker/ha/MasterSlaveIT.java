@@ -1,0 +1,133 @@
+package io.vrmq.broker.ha;
+
+import io.vertx.core.json.JsonObject;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.ResponseCode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Master/slave replication between two real brokers on loopback, driven by raw remoting requests. */
+class MasterSlaveIT {
+    private static final int MESSAGE_BYTES = 100 * 1024;
+    /** 4 MiB test segments: 100 messages of 100 KiB fill several, so fillers and rolls are replicated too. */
+    private static final int MESSAGES = 100;
+
+    @Test
+    void slaveCopiesTheCommitLogAndServesReadsOnceTheMasterIsGone(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("ASYNC_MASTER");
+            brokers.startSlave(true);
+            brokers.createTopic(brokers.masterAddr(), 1);
+            brokers.createTopic(brokers.slaveAddr(), 1);
+            List<byte[]> sent = new ArrayList<>();
+            for (int i = 0; i < MESSAGES; i++) {
+                byte[] body = body(i);
+                assertEquals(ResponseCode.SUCCESS, brokers.send(brokers.masterAddr(), 0, body).code());
+                sent.add(body);
+            }
+            brokers.awaitSlaveCaughtUp();
+            long masterEnd = brokers.commitLogMaxOffset(brokers.masterAddr());
+            brokers.await(() -> brokers.replicationView(true).getJsonArray("slaves").getJsonObject(0)
+                .getLong("ackOffset") == masterEnd, "the master's admin view never showed the slave's ack");
+            JsonObject slaveView = brokers.replicationView(false);
+            assertEquals("SLAVE", slaveView.getString("role"));
+            assertTrue(slaveView.getBoolean("connected"));
+            assertEquals(masterEnd, slaveView.getLong("replicatedOffset"));
+
+            RemotingCommand whileMasterLives = brokers.pull(brokers.slaveAddr(), 0, 0);
+            assertEquals(ResponseCode.SUCCESS, whileMasterLives.code());
+            assertEquals("0", whileMasterLives.header().optionalString("suggestWhichBrokerId"),
+                "a slave sends consumers back to a live master");
+
+            brokers.stopMaster();
+            brokers.await(() -> "1".equals(brokers.pull(brokers.slaveAddr(), 0, 0).header()
+                .optionalString("suggestWhichBrokerId")), "the slave never kept consumers after the master stopped");
+            List<byte[]> read = new ArrayList<>();
+            while (read.size() < MESSAGES) {
+                RemotingCommand pulled = brokers.pull(brokers.slaveAddr(), 0, read.size());
+                assertEquals(ResponseCode.SUCCESS, pulled.code(), () -> "pull at " + read.size() + ": "
+                    + pulled.remark());
+                read.addAll(HaTestBrokers.bodies(pulled.body()));
+            }
+            for (int i = 0; i < MESSAGES; i++) {
+                assertArrayEquals(sent.get(i), read.get(i), "message " + i);
+            }
+        }
+    }
+
+    @Test
+    void slaveRefusesSendsAndUnallowedReads(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("ASYNC_MASTER");
+            brokers.startSlave(false);
+            brokers.createTopic(brokers.slaveAddr(), 1);
+            RemotingCommand send = brokers.send(brokers.slaveAddr(), 0, body(1));
+            assertEquals(ResponseCode.SERVICE_NOT_AVAILABLE, send.code());
+            assertTrue(send.remark().contains("slave"), send.remark());
+            assertEquals(ResponseCode.SYSTEM_BUSY, brokers.pull(brokers.slaveAddr(), 0, 0).code());
+        }
+    }
+
+    @Test
+    void syncMasterAnswersOnlyOnceTheSlaveHasTheMessage(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("SYNC_MASTER");
+            brokers.createTopic(brokers.masterAddr(), 1);
+            assertEquals(ResponseCode.SLAVE_NOT_AVAILABLE, brokers.send(brokers.masterAddr(), 0, body(1)).code(),
+                "no slave yet");
+
+            brokers.startSlave(true);
+            brokers.awaitSlaveCaughtUp();
+            for (int i = 0; i < 20; i++) {
+                RemotingCommand sent = brokers.send(brokers.masterAddr(), 0, body(i));
+                assertEquals(ResponseCode.SUCCESS, sent.code(), sent::remark);
+                long endOffset = brokers.commitLogMaxOffset(brokers.masterAddr());
+                assertTrue(brokers.commitLogMaxOffset(brokers.slaveAddr()) >= endOffset,
+                    "a SYNC_MASTER answered before its slave had message " + i);
+            }
+
+            brokers.stopSlave();
+            brokers.await(() -> brokers.send(brokers.masterAddr(), 0, body(2)).code()
+                == ResponseCode.SLAVE_NOT_AVAILABLE, "sends still acknowledged by a stopped slave");
+        }
+    }
+
+    @Test
+    void restartedSlaveContinuesWhereItStopped(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("ASYNC_MASTER");
+            brokers.startSlave(true);
+            brokers.createTopic(brokers.masterAddr(), 1);
+            for (int i = 0; i < MESSAGES / 2; i++) {
+                brokers.send(brokers.masterAddr(), 0, body(i));
+            }
+            brokers.awaitSlaveCaughtUp();
+            brokers.stopSlave();
+            for (int i = MESSAGES / 2; i < MESSAGES; i++) {
+                brokers.send(brokers.masterAddr(), 0, body(i));
+            }
+            brokers.startSlave(true);
+            brokers.awaitSlaveCaughtUp();
+            assertEquals(brokers.commitLogMaxOffset(brokers.masterAddr()),
+                brokers.commitLogMaxOffset(brokers.slaveAddr()));
+        }
+    }
+
+    /** A distinct body per message: its index, then filler. */
+    private static byte[] body(int index) {
+        byte[] body = new byte[MESSAGE_BYTES];
+        Arrays.fill(body, (byte) ('a' + index % 26));
+        body[0] = (byte) index;
+        body[1] = (byte) (index >> 8);
+        return body;
+    }
+}
