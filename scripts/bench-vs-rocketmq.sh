@@ -17,12 +17,17 @@
 # and the ratios ours/apache. Both brokers run with the same JVM flags (-Xmx$SERVER_HEAP, the JVM's default GC; not
 # runbroker.sh's pre-touched heap). Rounds alternate the order (apache first in odd rounds, ours first in even ones)
 # so that neither always inherits the other's page cache and disk write-back. Everything started is stopped on exit.
+# With REPLICATION set, each side's master gets that role and a slave of its own kind (brokerId 1, same machine)
+# that must be routed before the phases start; CPU and memory figures stay the master's. Apache RocketMQ 5 answers a
+# SYNC_MASTER send before any slave has it unless inSyncReplicas is 2, so its master gets inSyncReplicas=2: both
+# sides then answer SEND_OK only once the slave has the message (RocketMQ 4.x's SYNC_MASTER).
 #
 # Usage: scripts/bench-vs-rocketmq.sh
 #   env COUNT (100000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
 #       LIVE_COUNT (20000)  LIVE_RATE (2000)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq;
 #       2: then vrmq and apache again)
 #       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
+#       REPLICATION (none | ASYNC_MASTER | SYNC_MASTER: the master's role, with a slave per side)
 #       QUIET_WAIT_SECONDS (0: before each server, wait up to this long for other Maven builds to finish)
 set -euo pipefail
 
@@ -39,6 +44,7 @@ FLUSH="${FLUSH:-ASYNC_FLUSH}"
 ROUNDS="${ROUNDS:-1}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
+REPLICATION="${REPLICATION:-none}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -51,10 +57,14 @@ APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-vs-rocketmq.XXXXXX)"
 NAMESRV_PID=""
 BROKER_PID=""
+SLAVE_PID=""
 EXTRA_JVM_OPTS=""
 TOOL_PID=""
 
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
+case "$REPLICATION" in none | ASYNC_MASTER | SYNC_MASTER) ;;
+    *) echo "REPLICATION must be none, ASYNC_MASTER or SYNC_MASTER" >&2; exit 2 ;; esac
+MASTER_ROLE="$([[ "$REPLICATION" == none ]] && echo ASYNC_MASTER || echo "$REPLICATION")"
 
 log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
 
@@ -72,6 +82,8 @@ stop_pid() {
 }
 
 stop_servers() {
+    stop_pid "$SLAVE_PID"
+    SLAVE_PID=""
     stop_pid "$BROKER_PID"
     BROKER_PID=""
     stop_pid "$NAMESRV_PID"
@@ -167,13 +179,18 @@ JSON
 # Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
 gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
 
+# start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
 start_apache_broker() {
-    local port="$1" namesrv="$2" dir="$3" store="$3/store"
+    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" acks=1
+    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
+    [[ "$role" == SYNC_MASTER ]] && acks=2
+    local store="$dir/store"
     cat > "$dir/broker.conf" <<CONF
 brokerClusterName=BenchCluster
 brokerName=bench-broker
-brokerId=0
-brokerRole=ASYNC_MASTER
+brokerId=$id
+brokerRole=$role
+inSyncReplicas=$acks
 brokerIP1=127.0.0.1
 listenPort=$port
 namesrvAddr=$namesrv
@@ -190,20 +207,38 @@ mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
 CONF
     EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
         -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
+    started_broker "${4:-}" $!
 }
 
 start_vrmq_broker() {
-    local port="$1" namesrv="$2" dir="$3"
+    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE"
+    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
     cat > "$dir/broker.json" <<JSON
-{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": 0, "brokerRole": "ASYNC_MASTER",
+{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
  "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
  "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1}
 JSON
     java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
         > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
+    started_broker "${4:-}" $!
+}
+
+started_broker() {
+    if [[ "$1" == slave ]]; then SLAVE_PID="$2"; else BROKER_PID="$2"; fi
+}
+
+# With REPLICATION: the master's slave, routed (so registered and told its master) before the phases.
+start_slave() {
+    local label="$1" namesrv="$2" dir="$3"
+    [[ "$REPLICATION" != none ]] || return 0
+    local slave_port
+    slave_port="$(free_port)"
+    log "$label: starting its slave on 127.0.0.1:$slave_port"
+    "start_${label}_broker" "$slave_port" "$namesrv" "$dir" slave
+    run_tool "$dir/slave/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" \
+        --broker-addr "127.0.0.1:$slave_port" --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" \
+        --pid "$SLAVE_PID" || { log "$label: slave not ready; log tail:"; tail -30 "$dir/slave/broker.log" >&2; exit 1; }
 }
 
 # Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
@@ -244,7 +279,7 @@ bench() {
     await_namesrv "$dir/namesrv.log"
     broker_port="$(free_port)"
     local namesrv="127.0.0.1:$namesrv_port"
-    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, store $dir/store"
+    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, $MASTER_ROLE, store $dir/store"
     local start_ms
     start_ms="$(date +%s%3N)"
     "start_${label}_broker" "$broker_port" "$namesrv" "$dir"
@@ -253,6 +288,7 @@ bench() {
         || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
     local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
     log "$label: broker routed after ${ready_ms} ms"
+    start_slave "$label" "$namesrv" "$dir"
     phase "$round" "$label" warm "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
         --count "$WARMUP_COUNT" --consume concurrent
     phase "$round" "$label" sync "$namesrv" --mode sync --threads "$SYNC_THREADS" --count "$COUNT" \
@@ -268,7 +304,7 @@ bench() {
         "$(awk '/^Threads:/ {print $2}' "$status") $gc" >> "$WORK/servers"
     log "$label: stopping"
     stop_servers
-    rm -rf "$dir/store" || log "could not remove all of $dir/store"
+    rm -rf "$dir/store" "$dir/slave/store" || log "could not remove all of $dir/store"
 }
 
 field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
@@ -301,7 +337,8 @@ phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p 
 report() {
     summarize > "$WORK/summary"
     echo
-    echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, servers -Xmx$SERVER_HEAP;" \
+    echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, $MASTER_ROLE" \
+        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave"), servers -Xmx$SERVER_HEAP;" \
         "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
         "$LIVE_RATE msgs/s; $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk '

@@ -39,6 +39,7 @@ public final class HaClient {
     private int framesInFlight;
     private long lastReadMs;
     private long lastReportMs;
+    private long reportedOffset = -1;
     private long timerId = -1;
     private volatile boolean isConnected;
     private volatile long masterOffsetSeen = -1;
@@ -119,6 +120,7 @@ public final class HaClient {
         connectedTo = target;
         unread = Buffer.buffer();
         expectedOffset = offset;
+        reportedOffset = -1;
         framesInFlight = 0;
         lastReadMs = System.currentTimeMillis();
         isConnected = true;
@@ -185,14 +187,25 @@ public final class HaClient {
             if (framesInFlight == MAX_FRAMES_IN_FLIGHT - 1) {
                 socket.resume();
             }
-            report(written.result());
+            reportProgress(written.result());
         });
         return true;
+    }
+
+    /**
+     * Write callbacks may run out of order (one that completes before its listener is attached runs at once), so
+     * only an offset beyond the last one reported is sent: the master must never see the slave go backwards.
+     */
+    private void reportProgress(long publishedOffset) {
+        if (publishedOffset > reportedOffset) {
+            report(publishedOffset);
+        }
     }
 
     private void report(long offset) {
         if (socket != null) {
             socket.write(HaFrames.report(offset));
+            reportedOffset = offset;
             lastReportMs = System.currentTimeMillis();
         }
     }

@@ -88,7 +88,7 @@ final class HaMasterConnection {
         }
     }
 
-    /** Only the last whole report counts (RocketMQ reads the same way); a partial one waits for its bytes. */
+    /** The furthest of the whole reports received counts; a partial one waits for its bytes. */
     private void onBytes(Buffer bytes) {
         lastReadMs = System.currentTimeMillis();
         unreadReport = unreadReport.length() == 0 ? bytes : unreadReport.appendBuffer(bytes);
@@ -96,7 +96,10 @@ final class HaMasterConnection {
         if (whole == 0) {
             return;
         }
-        long reported = unreadReport.getLong(whole - HaFrames.REPORT_BYTES);
+        long reported = -1;
+        for (int at = 0; at < whole; at += HaFrames.REPORT_BYTES) {
+            reported = Math.max(reported, unreadReport.getLong(at));
+        }
         unreadReport = unreadReport.getBuffer(whole, unreadReport.length());
         onReport(reported);
     }
