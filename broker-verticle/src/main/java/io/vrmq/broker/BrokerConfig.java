@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.vertx.core.json.JsonObject;
 import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.transaction.TransactionConfig;
 import io.vrmq.remoting.transport.RemotingLimits;
 
 import java.net.Inet4Address;
@@ -26,7 +27,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            long clientChannelScanIntervalMs, String messageDelayLevel, int maxReconsumeTimes,
                            int storeReaderThreads, int maxMessageSize, int adminPort, String adminHost,
                            String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
-                           HaConfig ha) {
+                           HaConfig ha, TransactionConfig transaction) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -73,7 +74,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getString("messageDelayLevel"), json.getInteger("maxReconsumeTimes"),
             json.getInteger("storeReaderThreads"), json.getInteger("maxMessageSize"), json.getInteger("adminPort"),
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
-            json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json));
+            json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json),
+            TransactionConfig.from(json));
     }
 
     /** The values the store takes, under the store's key names. */

@@ -22,6 +22,8 @@ import io.vrmq.broker.processor.PullMessageProcessor;
 import io.vrmq.broker.processor.QueryMessageProcessor;
 import io.vrmq.broker.processor.SendMessageProcessor;
 import io.vrmq.broker.processor.TopicResolver;
+import io.vrmq.broker.transaction.EndTransactionProcessor;
+import io.vrmq.broker.transaction.OpRecords;
 import io.vrmq.remoting.transport.ProcessorTable;
 
 import java.util.Map;
@@ -56,6 +58,8 @@ final class BrokerProcessors {
         new QueryMessageProcessor(broker).registerInto(table);
         new io.vrmq.broker.retry.SendBackProcessor(broker, topics, routing).registerInto(table);
         new SlaveDataProcessor(broker, delayOffsets).registerInto(table);
+        new EndTransactionProcessor(broker, routing, OpRecords.of(broker), System::currentTimeMillis)
+            .registerInto(table);
         return table.build();
     }
 }

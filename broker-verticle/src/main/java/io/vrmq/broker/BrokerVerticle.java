@@ -27,6 +27,7 @@ import io.vrmq.broker.store.ScheduleTagsCode;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.broker.topic.SystemTopics;
 import io.vrmq.broker.topic.TopicConfigTable;
+import io.vrmq.broker.transaction.TransactionCheckService;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
@@ -67,6 +68,7 @@ public final class BrokerVerticle extends VerticleBase {
     private NameServerRegistrar registrar;
     private RemotingClient namesrvClient;
     private DeliveryServices deliveries;
+    private TransactionCheckService transactionChecks;
     private HaServer haServer;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
@@ -137,6 +139,8 @@ public final class BrokerVerticle extends VerticleBase {
                     deliveries = DeliveryServices.start(vertx, context,
                         (topic, queueId, maxOffset, tagsCode, storeTime) -> holds.onDispatched(topic, queueId,
                             maxOffset));
+                    // Only a master asks producers about open transactions; a slave gets the outcome replicated.
+                    transactionChecks = TransactionCheckService.start(vertx, context);
                 }
                 announce(brokerAddr, root);
             });
@@ -220,6 +224,8 @@ public final class BrokerVerticle extends VerticleBase {
         timers.forEach(vertx::cancelTimer);
         Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
         return unregistered
+            // No more checks once stopping: a producer asked now might answer a broker that is gone.
+            .eventually(() -> transactionChecks == null ? Future.succeededFuture() : transactionChecks.stop())
             .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
             .eventually(() -> Future.join(servers.stream().map(server -> server.shutdown(config.shutdownGraceMs()))
                 .toList()))

@@ -26,9 +26,13 @@ import org.apache.rocketmq.client.consumer.listener.ConsumeOrderlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerOrderly;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.client.producer.LocalTransactionState;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
+import org.apache.rocketmq.client.producer.TransactionListener;
+import org.apache.rocketmq.client.producer.TransactionMQProducer;
+import org.apache.rocketmq.client.producer.TransactionSendResult;
 import org.apache.rocketmq.common.TopicConfig;
 import org.apache.rocketmq.common.message.Message;
 import org.apache.rocketmq.common.message.MessageExt;
@@ -44,7 +48,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The official Apache RocketMQ 4.9.8 client, unmodified, against our NameServer and broker: sync, async and oneway
  * sends (through the broker's fast channel, the 4.x default), a clustering push consumer with a tag filter, orderly
- * consumption per key, a delayed message, and the lite pull consumer's assign + seek. One NameServer and broker for
+ * consumption per key, a delayed message, a committed transactional message, and the lite pull consumer's assign +
+ * seek. One NameServer and broker for
  * the class; every test has its own topic and groups.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -210,6 +215,43 @@ class Client49IT {
         assertEquals(topic, delivery.message().getTopic());
         assertTrue(delivery.receivedAtMs() - sentAtMs >= delayMs, "delivered after "
             + (delivery.receivedAtMs() - sentAtMs) + " ms, level " + delayLevel + " is " + delayMs + " ms");
+    }
+
+    /** The 4.x TransactionMQProducer: a half message, then END_TRANSACTION commit; consumed once, keys and tag kept. */
+    @Test
+    void aCommittedTransactionalMessageIsConsumedOnceWithItsKeysAndTag() throws Exception {
+        String topic = createTopic("Tx49");
+        Received received = new Received();
+        clients.pushConsumer(uniqueName("tx49"), topic, "TagA", concurrently(received));
+        TransactionMQProducer transactional = new TransactionMQProducer(uniqueName("tx_producer49"));
+        transactional.setNamesrvAddr(cluster.namesrvAddr());
+        transactional.setInstanceName(uniqueName("tx_producer"));
+        transactional.setTransactionListener(new TransactionListener() {
+            @Override
+            public LocalTransactionState executeLocalTransaction(Message message, Object arg) {
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+
+            @Override
+            public LocalTransactionState checkLocalTransaction(MessageExt message) {
+                return LocalTransactionState.COMMIT_MESSAGE;
+            }
+        });
+        cluster.closeLater(transactional::shutdown);
+        transactional.start();
+        Message message = message(topic, "TagA", "committed-49");
+        message.setKeys("tx-key-49");
+
+        TransactionSendResult result = transactional.sendMessageInTransaction(message, null);
+
+        assertEquals(SendStatus.SEND_OK, result.getSendStatus(), result.toString());
+        assertEquals(LocalTransactionState.COMMIT_MESSAGE, result.getLocalTransactionState(), result.toString());
+        received.awaitAll(List.of("committed-49"), RECEIVE_TIMEOUT);
+        assertEquals(List.of("committed-49"), received.bodies());
+        MessageExt delivered = received.deliveries().get(0).message();
+        assertEquals(topic, delivered.getTopic());
+        assertEquals("TagA", delivered.getTags());
+        assertEquals("tx-key-49", delivered.getKeys());
     }
 
     @Test

@@ -70,6 +70,9 @@ public final class BrokerConfigText {
         values.put("slaveTimeout", config.ha().slaveTimeoutMs());
         values.put("slaveReadEnable", config.ha().slaveReadEnable());
         values.put("slaveSyncMetadataInterval", config.ha().slaveSyncMetadataIntervalMs());
+        values.put("transactionTimeOut", config.transaction().transactionTimeOutMs());
+        values.put("transactionCheckMax", config.transaction().transactionCheckMax());
+        values.put("transactionCheckInterval", config.transaction().transactionCheckIntervalMs());
     }
 
     private static void putStore(Map<String, Object> values, StoreConfig config) {

@@ -15,7 +15,7 @@ public final class SystemTopicNames {
     private static final String SYSTEM_TOPIC_PREFIX = "rmq_sys_";
     private static final Set<String> FIXED = Set.of(TopicNames.AUTO_CREATE_TOPIC_KEY, TopicNames.SCHEDULE_TOPIC,
         "BenchmarkTest", "RMQ_SYS_TRANS_HALF_TOPIC", "RMQ_SYS_TRACE_TOPIC", "RMQ_SYS_TRANS_OP_HALF_TOPIC",
-        "TRANS_CHECK_MAX_TIME_TOPIC", TopicNames.SELF_TEST_TOPIC, "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC",
+        TopicNames.TRANS_CHECK_MAX_TIME_TOPIC, TopicNames.SELF_TEST_TOPIC, "OFFSET_MOVED_EVENT", "CHECKPOINT_TOPIC",
         "RMQ_SYS_ROCKSDB_TRANS_HALF_TOPIC", "RMQ_SYS_ROCKSDB_TRANS_OP_HALF_TOPIC");
 
     private final Set<String> names;

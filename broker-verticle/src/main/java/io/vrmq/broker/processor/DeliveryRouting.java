@@ -4,6 +4,8 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.broker.timer.TimerRouting;
 import io.vrmq.broker.topic.TopicNames;
+import io.vrmq.broker.transaction.HalfMessages;
+import io.vrmq.broker.transaction.TransactionNames;
 import io.vrmq.remoting.body.Permission;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
@@ -16,7 +18,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * the group's dead-letter topic; a message with a delay level goes to SCHEDULE_TOPIC_XXXX (queue = level - 1) with
  * its real topic and queue kept in REAL_TOPIC / REAL_QID until the schedule service delivers it; a message with a
  * deliver time (TIMER_*) goes to the timer topic the same way (see {@link TimerRouting}). A delay level wins over a
- * deliver time. Neither applies to a transaction's prepared or rolled-back message.
+ * deliver time. Neither applies to a transaction's prepared or rolled-back message. A producer's half message
+ * (TRAN_MSG=true) goes to the transaction half topic the same way, until its commit (see {@link HalfMessages}).
  * Rewrites {@code properties} in place. Thread-safe.
  */
 public final class DeliveryRouting {
@@ -36,6 +39,19 @@ public final class DeliveryRouting {
         this.broker = broker;
         this.topics = topics;
         this.timer = timer;
+    }
+
+    /**
+     * Where to store a message a producer sent to {@code topic}/{@code queueId}: a half message to the half topic,
+     * anything else as {@link #route} says. Only for sends: a committed message keeps TRAN_MSG but is no half.
+     */
+    public Destination routeSend(String topic, int queueId, Map<String, String> properties, int reconsumeTimes,
+                                 int maxReconsumeTimes, int sysFlag) {
+        if (HalfMessages.isHalfMessage(properties, reconsumeTimes)) {
+            HalfMessages.keepRealDestination(topic, queueId, properties);
+            return new Destination(TransactionNames.HALF_TOPIC, TransactionNames.HALF_QUEUE_ID, true);
+        }
+        return route(topic, queueId, properties, reconsumeTimes, maxReconsumeTimes, sysFlag);
     }
 
     /** Where to store a message sent to {@code topic}/{@code queueId}. */
@@ -98,7 +114,13 @@ public final class DeliveryRouting {
         }
     }
 
-    /** Topic and queue a message is stored in. */
-    public record Destination(String topic, int queueId) {
+    /**
+     * Topic and queue a message is stored in; {@code isHalfMessage} when it is a transaction's half message, stored
+     * with {@link HalfMessages#storedSysFlag}.
+     */
+    public record Destination(String topic, int queueId, boolean isHalfMessage) {
+        public Destination(String topic, int queueId) {
+            this(topic, queueId, false);
+        }
     }
 }

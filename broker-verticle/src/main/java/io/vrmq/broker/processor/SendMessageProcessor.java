@@ -3,6 +3,7 @@ package io.vrmq.broker.processor;
 import io.vertx.core.Future;
 import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.transaction.HalfMessages;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
 import io.vrmq.remoting.message.MessageProperties;
@@ -23,7 +24,8 @@ import java.util.Map;
 
 /**
  * SEND_MESSAGE (10), SEND_MESSAGE_V2 (310) and SEND_BATCH_MESSAGE (320). On the event loop: decode, validate,
- * resolve (and maybe create) the topic, route (retry → DLQ, delay → schedule topic); then the append runs on the
+ * resolve (and maybe create) the topic, route (retry → DLQ, delay → schedule topic, half message → transaction half
+ * topic; the reply still names the real queue, as RocketMQ's does); then the append runs on the
  * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH) and,
  * on a SYNC_MASTER, for a slave's acknowledgement. A slave refuses them all.
  */
@@ -53,16 +55,19 @@ public final class SendMessageProcessor {
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
         Map<String, String> properties = MessageProperties.parse(send.properties());
         properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
-        DeliveryRouting.Destination destination = routing.route(topic.topicName(), queueId, properties,
+        DeliveryRouting.Destination destination = routing.routeSend(topic.topicName(), queueId, properties,
             send.reconsumeTimes(), send.maxReconsumeTimes(), send.sysFlag());
+        int sysFlag = destination.isHalfMessage() ? HalfMessages.storedSysFlag(send.sysFlag()) : send.sysFlag();
         MessageToStore message = new MessageToStore(destination.topic(), destination.queueId(), send.flag(),
-            request.body().getBytes(), MessageProperties.format(properties), send.sysFlag(), send.bornTimestamp(),
+            request.body().getBytes(), MessageProperties.format(properties), sysFlag, send.bornTimestamp(),
             bornHost(connection), send.reconsumeTimes(), 0);
         boolean isWaitFlush = !"false".equals(properties.get(MessageConst.WAIT_STORE_MSG_OK));
         String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
         int bodyBytes = request.body().length();
+        // A half message counts against the half topic; its commit later counts against the real one, as in RocketMQ.
+        String countedTopic = destination.isHalfMessage() ? destination.topic() : topic.topicName();
         return broker.store().append(message)
-            .map(result -> counted(result, topic.topicName(), 1, bodyBytes))
+            .map(result -> counted(result, countedTopic, 1, bodyBytes))
             .compose(result -> reply(request, result, isWaitFlush, queueId, uniqKey, null));
     }
 

@@ -1,6 +1,7 @@
 package io.vrmq.broker.topic;
 
 import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.transaction.TransactionNames;
 import io.vrmq.remoting.body.Permission;
 import io.vrmq.remoting.body.TopicConfig;
 
@@ -16,6 +17,8 @@ public final class SystemTopics {
         }
         topics.putIfAbsent(TopicConfig.of(TopicNames.SCHEDULE_TOPIC, delayLevelCount, Permission.READ_WRITE));
         topics.putIfAbsent(TopicConfig.of(TopicNames.SELF_TEST_TOPIC, 1, Permission.READ_WRITE));
+        topics.putIfAbsent(TopicConfig.of(TransactionNames.HALF_TOPIC, 1, Permission.READ_WRITE));
+        topics.putIfAbsent(TopicConfig.of(TransactionNames.OP_TOPIC, 1, Permission.READ_WRITE));
         topics.putIfAbsent(TopicConfig.of(config.brokerClusterName(), 16,
             Permission.INHERIT | config.brokerPermission()));
         topics.putIfAbsent(TopicConfig.of(config.brokerName(), 1, Permission.INHERIT | config.brokerPermission()));

@@ -5,6 +5,8 @@ public final class TopicNames {
     public static final String AUTO_CREATE_TOPIC_KEY = "TBW102";
     public static final String SCHEDULE_TOPIC = "SCHEDULE_TOPIC_XXXX";
     public static final String SELF_TEST_TOPIC = "SELF_TEST_TOPIC";
+    /** Where a transaction's half message goes once its checks ran out (RocketMQ's name). */
+    public static final String TRANS_CHECK_MAX_TIME_TOPIC = "TRANS_CHECK_MAX_TIME_TOPIC";
     public static final String RETRY_GROUP_TOPIC_PREFIX = "%RETRY%";
     public static final String DLQ_GROUP_TOPIC_PREFIX = "%DLQ%";
     public static final int MAX_TOPIC_LENGTH = 127;
@@ -39,8 +41,9 @@ public final class TopicNames {
         return null;
     }
 
-    /** Topics a producer may not send to directly. */
+    /** Topics a producer may not send to directly (RocketMQ's TopicValidator list and our system topics). */
     public static boolean isSendForbidden(String topic) {
-        return topic.equals(SCHEDULE_TOPIC) || topic.startsWith("rmq_sys_") || topic.startsWith("RMQ_SYS_TRANS");
+        return topic.equals(SCHEDULE_TOPIC) || topic.startsWith("rmq_sys_") || topic.startsWith("RMQ_SYS_TRANS")
+            || topic.equals(TRANS_CHECK_MAX_TIME_TOPIC);
     }
 }

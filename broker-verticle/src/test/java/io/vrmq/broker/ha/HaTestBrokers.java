@@ -8,6 +8,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vertx.ext.web.client.WebClient;
 import io.vrmq.broker.BrokerVerticle;
 import io.vrmq.broker.TestBrokerRequests;
+import io.vrmq.broker.schedule.StoredMessage;
 import io.vrmq.remoting.body.KVTable;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.protocol.RemotingCommand;
@@ -17,7 +18,6 @@ import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -133,18 +133,9 @@ final class HaTestBrokers implements AutoCloseable {
         }
     }
 
-    /** The bodies of the records in a pull response (each record starts with its total size). */
+    /** The bodies of the records in a pull response. */
     static List<byte[]> bodies(Buffer pulled) {
-        List<byte[]> bodies = new ArrayList<>();
-        ByteBuffer records = ByteBuffer.wrap(pulled.getBytes());
-        while (records.remaining() > 0) {
-            int start = records.position();
-            int size = records.getInt(start);
-            ByteBuffer record = records.slice(start, size);
-            bodies.add(io.vrmq.broker.schedule.StoredMessage.decode(record).body());
-            records.position(start + size);
-        }
-        return bodies;
+        return TestBrokerRequests.decodeAll(pulled).stream().map(StoredMessage::body).toList();
     }
 
     @Override

@@ -1,7 +1,6 @@
 package io.vrmq.broker.schedule;
 
 import io.vertx.core.Future;
-import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -10,16 +9,13 @@ import io.vrmq.broker.BrokerVerticle;
 import io.vrmq.broker.TestBrokerRequests;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
-import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
 
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +31,6 @@ public final class HeldMessageBroker {
     /** Level 1 = 1 s, 2 = 2 s, 3 = 1 s (the first retry), 4 = 3 s, then 1 s up to 18. */
     public static final String SHORT_DELAY_LEVELS = "1s 2s 1s 3s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s 1s";
     public static final String GROUP = "CG";
-    private static final long POLL_INTERVAL_MS = 50;
 
     private final Vertx vertx;
     private final JsonObject config;
@@ -124,29 +119,8 @@ public final class HeldMessageBroker {
 
     /** PULL_MESSAGE from {@code offset} with subscription "*", no suspend: the stored messages found (maybe none). */
     public Future<List<StoredMessage>> pull(String topic, int queueId, long offset) {
-        Map<String, String> header = new HashMap<>();
-        header.put("consumerGroup", GROUP);
-        header.put("topic", topic);
-        header.put("queueId", Integer.toString(queueId));
-        header.put("queueOffset", Long.toString(offset));
-        header.put("maxMsgNums", "32");
-        header.put("sysFlag", "4");
-        header.put("commitOffset", "0");
-        header.put("suspendTimeoutMillis", "0");
-        header.put("subscription", "*");
-        header.put("subVersion", "0");
-        header.put("expressionType", "TAG");
-        return invoke(RequestCode.PULL_MESSAGE, header, null).map(response -> {
-            if (response.code() == ResponseCode.SUCCESS) {
-                return decodeAll(response.body());
-            }
-            if (response.code() == ResponseCode.PULL_NOT_FOUND || response.code() == ResponseCode.PULL_OFFSET_MOVED
-                || response.code() == ResponseCode.TOPIC_NOT_EXIST) {
-                return List.of();
-            }
-            throw new AssertionError("pull " + topic + "-" + queueId + ": " + response.code() + " "
-                + response.remark());
-        });
+        return invoke(RequestCode.PULL_MESSAGE, TestBrokerRequests.pullHeader(GROUP, topic, queueId, offset), null)
+            .map(response -> TestBrokerRequests.pulledMessages(response, topic + "-" + queueId));
     }
 
     /** Polls the queue from offset 0 until it holds at least {@code count} messages; bounded by {@code maxMs}. */
@@ -156,49 +130,16 @@ public final class HeldMessageBroker {
 
     /** Completes after {@code delayMs} (a Vert.x timer, not a sleep). */
     public Future<Void> pause(long delayMs) {
-        Promise<Void> done = Promise.promise();
-        vertx.setTimer(delayMs, id -> done.complete());
-        return done.future();
+        return TestBrokerRequests.pause(vertx, delayMs);
     }
 
     /** Repeats {@code call} on a timer until {@code isDone} holds; fails after {@code maxMs}. */
     public <T> Future<T> poll(Supplier<Future<T>> call, Predicate<T> isDone, long maxMs) {
-        Promise<T> done = Promise.promise();
-        attempt(call, isDone, System.currentTimeMillis() + maxMs, done);
-        return done.future();
-    }
-
-    private <T> void attempt(Supplier<Future<T>> call, Predicate<T> isDone, long deadlineMs, Promise<T> done) {
-        call.get().onComplete(result -> {
-            if (result.succeeded() && isDone.test(result.result())) {
-                done.complete(result.result());
-            } else if (System.currentTimeMillis() > deadlineMs) {
-                done.fail(result.failed() ? result.cause() : new AssertionError("condition never held: "
-                    + result.result()));
-            } else {
-                vertx.setTimer(POLL_INTERVAL_MS, id -> attempt(call, isDone, deadlineMs, done));
-            }
-        });
+        return TestBrokerRequests.pollFor(vertx, call, isDone, maxMs);
     }
 
     public static RemotingCommand requireSuccess(RemotingCommand response) {
         return TestBrokerRequests.requireSuccess(response);
-    }
-
-    /** A pull body: stored records back to back, as the official client decodes them. */
-    static List<StoredMessage> decodeAll(Buffer body) {
-        List<StoredMessage> messages = new ArrayList<>();
-        if (body == null) {
-            return messages;
-        }
-        ByteBuffer bytes = ByteBuffer.wrap(body.getBytes());
-        int position = 0;
-        while (position < bytes.limit()) {
-            int size = bytes.getInt(position);
-            messages.add(StoredMessage.decode(bytes.slice(position, size)));
-            position += size;
-        }
-        return messages;
     }
 
     public static String bodyText(StoredMessage message) {
