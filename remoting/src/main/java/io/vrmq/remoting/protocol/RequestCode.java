@@ -89,7 +89,25 @@ public final class RequestCode {
     public static final int GET_SUBSCRIPTIONGROUP_CONFIG = 352;
     public static final int LITE_PULL_MESSAGE = 361;
     public static final int GET_BROKER_MEMBER_GROUP = 901;
+    /** Broker to controller (every second, oneway) and, with slave-acting-master, to NameServers. */
     public static final int BROKER_HEARTBEAT = 904;
+    public static final int GET_BROKER_HA_STATUS = 907;
+    // Controller mode (RocketMQ 5): broker and admin to controller, controller to broker (1008).
+    public static final int CONTROLLER_ALTER_SYNC_STATE_SET = 1001;
+    public static final int CONTROLLER_ELECT_MASTER = 1002;
+    public static final int CONTROLLER_REGISTER_BROKER = 1003;
+    public static final int CONTROLLER_GET_REPLICA_INFO = 1004;
+    public static final int CONTROLLER_GET_METADATA_INFO = 1005;
+    public static final int CONTROLLER_GET_SYNC_STATE_DATA = 1006;
+    /** Admin to a broker in controller mode: its epoch file. */
+    public static final int GET_BROKER_EPOCH_CACHE = 1007;
+    /** Controller to broker, oneway, after an election. */
+    public static final int NOTIFY_BROKER_ROLE_CHANGED = 1008;
+    public static final int UPDATE_CONTROLLER_CONFIG = 1009;
+    public static final int GET_CONTROLLER_CONFIG = 1010;
+    public static final int CLEAN_BROKER_DATA = 1011;
+    public static final int CONTROLLER_GET_NEXT_BROKER_ID = 1012;
+    public static final int CONTROLLER_APPLY_BROKER_ID = 1013;
 
     private RequestCode() {
     }

@@ -41,6 +41,24 @@ public final class ResponseCode {
     public static final int BROKER_NOT_EXIST = 211;
     public static final int FLOW_CONTROL = 215;
     public static final int GO_AWAY = 1500;
+    // Controller mode: answers of the controller (all prefixed CONTROLLER_ in RocketMQ).
+    public static final int CONTROLLER_FENCED_MASTER_EPOCH = 2000;
+    public static final int CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH = 2001;
+    public static final int CONTROLLER_INVALID_MASTER = 2002;
+    public static final int CONTROLLER_INVALID_REPLICAS = 2003;
+    public static final int CONTROLLER_MASTER_NOT_AVAILABLE = 2004;
+    public static final int CONTROLLER_INVALID_REQUEST = 2005;
+    public static final int CONTROLLER_BROKER_NOT_ALIVE = 2006;
+    public static final int CONTROLLER_NOT_LEADER = 2007;
+    public static final int CONTROLLER_BROKER_METADATA_NOT_EXIST = 2008;
+    public static final int CONTROLLER_INVALID_CLEAN_BROKER_METADATA = 2009;
+    public static final int CONTROLLER_BROKER_NEED_TO_BE_REGISTERED = 2010;
+    public static final int CONTROLLER_MASTER_STILL_EXIST = 2011;
+    public static final int CONTROLLER_ELECT_MASTER_FAILED = 2012;
+    public static final int CONTROLLER_ALTER_SYNC_STATE_SET_FAILED = 2013;
+    public static final int CONTROLLER_BROKER_ID_INVALID = 2014;
+    public static final int CONTROLLER_JRAFT_INTERNAL_ERROR = 2015;
+    public static final int CONTROLLER_BROKER_LIVE_INFO_NOT_EXISTS = 2016;
 
     private ResponseCode() {
     }
