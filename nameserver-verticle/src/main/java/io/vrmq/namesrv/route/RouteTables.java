@@ -82,6 +82,10 @@ public final class RouteTables {
         // An address that changes role (a slave promoted to master) is first removed under its old id.
         group.addrsById.entrySet().removeIf(entry -> entry.getValue().equals(broker.brokerAddr())
             && entry.getKey() != broker.brokerId());
+        if (isFencedLocked(group, broker)) {
+            brokerLiveTable.remove(new BrokerAddrKey(broker.clusterName(), broker.brokerAddr()));
+            return new RegisterResult(null, null);
+        }
         String previousAddr = group.addrsById.put(broker.brokerId(), broker.brokerAddr());
         isFirstRegistration |= previousAddr == null;
 
@@ -112,6 +116,28 @@ public final class RouteTables {
             filterServerTable.put(key, List.copyOf(broker.filterServerList()));
         }
         return isMaster ? new RegisterResult(null, null) : masterOfLocked(group);
+    }
+
+    /**
+     * Controller mode's fence (RocketMQ's rule): a registration for an id another address holds is ignored when the
+     * holder's state version (its master epoch) is newer, so a stale old master cannot take id 0 back from the one
+     * the controller elected after it.
+     */
+    private boolean isFencedLocked(BrokerGroup group, BrokerRegistration broker) {
+        String holderAddr = group.addrsById.get(broker.brokerId());
+        if (holderAddr == null || holderAddr.equals(broker.brokerAddr()) || broker.topics() == null
+            || broker.topics().dataVersion() == null) {
+            return false;
+        }
+        BrokerLiveInfo holder = brokerLiveTable.get(new BrokerAddrKey(broker.clusterName(), holderAddr));
+        if (holder == null || holder.dataVersion() == null
+            || holder.dataVersion().stateVersion() <= broker.topics().dataVersion().stateVersion()) {
+            return false;
+        }
+        log.warn("registration of {} {} id {} at {} (state version {}) ignored: {} holds that id with state version {}",
+            broker.clusterName(), broker.brokerName(), broker.brokerId(), broker.brokerAddr(),
+            broker.topics().dataVersion().stateVersion(), holderAddr, holder.dataVersion().stateVersion());
+        return true;
     }
 
     private RegisterResult masterOfLocked(BrokerGroup group) {

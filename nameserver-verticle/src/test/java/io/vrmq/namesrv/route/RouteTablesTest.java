@@ -104,6 +104,26 @@ class RouteTablesTest {
     }
 
     @Test
+    void aStaleOldMasterCannotTakeIdZeroBackFromTheMasterElectedAfterIt() {
+        routes.registerBroker(broker(BROKER_A, 0, SLAVE_ADDR, new DataVersion(3, 2, 3_000)));
+
+        RegisterResult stale = routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, new DataVersion(5, 1, 5_000)));
+
+        assertNull(stale.masterAddr());
+        assertEquals(Map.of(0L, SLAVE_ADDR), routes.clusterInfo().brokerAddrTable().get(BROKER_A).brokerAddrs());
+        assertEquals(1, routes.liveBrokers().size());
+    }
+
+    @Test
+    void aMasterWithANewerStateVersionReplacesTheOldOneUnderIdZero() {
+        routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, new DataVersion(5, 1, 5_000)));
+
+        routes.registerBroker(broker(BROKER_A, 0, SLAVE_ADDR, new DataVersion(3, 2, 3_000)));
+
+        assertEquals(Map.of(0L, SLAVE_ADDR), routes.clusterInfo().brokerAddrTable().get(BROKER_A).brokerAddrs());
+    }
+
+    @Test
     void unregisteringTheLastAddressOfAGroupRemovesTheGroupItsClusterEntryAndItsTopics() {
         routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V1, TopicConfig.of("T", 4, Permission.READ_WRITE)));
 
