@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.vertx.core.json.JsonObject;
 import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.transaction.TransactionConfig;
 import io.vrmq.remoting.transport.RemotingLimits;
 
@@ -103,6 +104,11 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
 
     public boolean isSyncMaster() {
         return SYNC_MASTER.equals(brokerRole);
+    }
+
+    /** The fixed role of a broker in the classic modes (not controller mode), as configured. */
+    public BrokerRole classicRole() {
+        return new BrokerRole(brokerRole, brokerId, 0, false);
     }
 
     /** "ip:port" that clients and NameServers use for this broker. */

@@ -21,13 +21,12 @@ import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.schedule.DelayOffsetFile;
-import io.vrmq.broker.schedule.DeliveryServices;
 import io.vrmq.broker.store.ScheduleTagsCode;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.broker.topic.SystemTopics;
 import io.vrmq.broker.topic.TopicConfigTable;
-import io.vrmq.broker.transaction.TransactionCheckService;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
@@ -67,8 +66,7 @@ public final class BrokerVerticle extends VerticleBase {
     private BrokerContext context;
     private NameServerRegistrar registrar;
     private RemotingClient namesrvClient;
-    private DeliveryServices deliveries;
-    private TransactionCheckService transactionChecks;
+    private MasterServices masterServices;
     private HaServer haServer;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
@@ -92,8 +90,9 @@ public final class BrokerVerticle extends VerticleBase {
         RemotingJson json = new RemotingJson();
         DelayLevels delayLevels = DelayLevels.parse(config.messageDelayLevel());
         String brokerAddr = config.brokerAddr(listenPort);
-        BrokerIdentity identity = new BrokerIdentity(config.brokerClusterName(), config.brokerName(),
-            config.brokerId(), brokerAddr, config.brokerIP1() + ":" + haPort);
+        BrokerIdentity identity = new BrokerIdentity(config.brokerClusterName(), config.brokerName(), brokerAddr,
+            config.brokerIP1() + ":" + haPort);
+        RoleState role = new RoleState(config.classicRole());
         String root = config.storePathRootDir();
         TopicConfigTable topics = new TopicConfigTable(new JsonFile(vertx.fileSystem(), root + "/config/topics.json"),
             json);
@@ -115,7 +114,9 @@ public final class BrokerVerticle extends VerticleBase {
                 StoreAccess storeAccess = new StoreAccess(vertx, store, config.storeReaderThreads());
                 Replication replication = createReplication(storeAccess);
                 context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-                    delayLevels, metrics, replication);
+                    delayLevels, metrics, replication, role);
+                masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
+                    storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
                 return listen(BrokerProcessors.build(context, holds, this::delayOffsets));
             })
@@ -136,11 +137,8 @@ public final class BrokerVerticle extends VerticleBase {
                         }
                     }));
                 } else {
-                    deliveries = DeliveryServices.start(vertx, context,
-                        (topic, queueId, maxOffset, tagsCode, storeTime) -> holds.onDispatched(topic, queueId,
-                            maxOffset));
-                    // Only a master asks producers about open transactions; a slave gets the outcome replicated.
-                    transactionChecks = TransactionCheckService.start(vertx, context);
+                    // Only a master delivers held messages and asks producers about open transactions.
+                    masterServices.start();
                 }
                 announce(brokerAddr, root);
             });
@@ -156,7 +154,8 @@ public final class BrokerVerticle extends VerticleBase {
 
     /** Per delay level, the next schedule-queue offset to deliver: live on a master, as last copied on a slave. */
     private Future<Map<Integer, Long>> delayOffsets() {
-        return deliveries != null ? Future.succeededFuture(deliveries.schedule().offsets())
+        Map<Integer, Long> live = masterServices == null ? null : masterServices.delayOffsets();
+        return live != null ? Future.succeededFuture(live)
             : DelayOffsetFile.under(vertx, context.json(), config.storePathRootDir()).load();
     }
 
@@ -181,7 +180,8 @@ public final class BrokerVerticle extends VerticleBase {
     private Future<Void> startRegistration(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
         namesrvClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000)
             .setTcpNoDelay(true), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
-        registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity);
+        registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
+            context.role());
         registrar.onMasterNamed(context.replication()::masterLearned);
         topics.onChange(changed -> registrar.registerAll());
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
@@ -225,13 +225,12 @@ public final class BrokerVerticle extends VerticleBase {
         Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
         return unregistered
             // No more checks once stopping: a producer asked now might answer a broker that is gone.
-            .eventually(() -> transactionChecks == null ? Future.succeededFuture() : transactionChecks.stop())
+            .eventually(() -> masterServices == null ? Future.succeededFuture() : masterServices.stop())
             .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
             .eventually(() -> Future.join(servers.stream().map(server -> server.shutdown(config.shutdownGraceMs()))
                 .toList()))
             .eventually(() -> context == null ? Future.succeededFuture()
                 : Future.join(context.offsets().persistIfDirty(), context.topics().persist()))
-            .eventually(() -> deliveries == null ? Future.succeededFuture() : deliveries.stop())
             .eventually(() -> context == null ? Future.succeededFuture() : context.replication().stop())
             .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
             .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())

@@ -1,6 +1,7 @@
 package io.vrmq.broker.admin;
 
 import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.store.StoreConfig;
 
 import java.util.Map;
@@ -16,26 +17,26 @@ public final class BrokerConfigText {
     private BrokerConfigText() {
     }
 
-    static String of(BrokerConfig broker, StoreConfig store) {
-        Map<String, Object> values = values(broker, store);
+    static String of(BrokerConfig broker, StoreConfig store, BrokerRole role) {
+        Map<String, Object> values = values(broker, store, role);
         StringBuilder text = new StringBuilder();
         values.forEach((name, value) -> text.append(name).append('=').append(value).append('\n'));
         return text.toString();
     }
 
     /** Every effective setting by name, sorted; secrets left out. */
-    public static Map<String, Object> values(BrokerConfig broker, StoreConfig store) {
+    public static Map<String, Object> values(BrokerConfig broker, StoreConfig store, BrokerRole role) {
         Map<String, Object> values = new TreeMap<>();
-        putBroker(values, broker);
+        putBroker(values, broker, role);
         putStore(values, store);
         return values;
     }
 
-    private static void putBroker(Map<String, Object> values, BrokerConfig config) {
+    private static void putBroker(Map<String, Object> values, BrokerConfig config, BrokerRole role) {
         values.put("brokerClusterName", config.brokerClusterName());
         values.put("brokerName", config.brokerName());
-        values.put("brokerId", config.brokerId());
-        values.put("brokerRole", config.brokerRole());
+        values.put("brokerId", role.brokerId());
+        values.put("brokerRole", role.brokerRole());
         values.put("namesrvAddr", String.join(";", config.namesrvAddrs()));
         values.put("listenPort", config.listenPort());
         values.put("bindAddress", config.bindAddress());

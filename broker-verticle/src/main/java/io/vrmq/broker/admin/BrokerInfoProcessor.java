@@ -35,7 +35,8 @@ public final class BrokerInfoProcessor {
 
     /** Body: properties text; header {@code version}: the config's DataVersion as JSON, as RocketMQ answers. */
     private Future<RemotingCommand> brokerConfig(RemotingConnection connection, RemotingCommand request) {
-        String text = BrokerConfigText.of(broker.config(), broker.store().store().config());
+        String text = BrokerConfigText.of(broker.config(), broker.store().store().config(),
+            broker.role().current());
         String version = broker.json().encode(configVersion).toString();
         return Future.succeededFuture(RemotingCommand.success(request, Map.of("version", version),
             Buffer.buffer(text)));
@@ -43,7 +44,7 @@ public final class BrokerInfoProcessor {
 
     private Future<RemotingCommand> runtimeInfo(RemotingConnection connection, RemotingCommand request) {
         String masterAddr = broker.replication().masterAddr();
-        return broker.store().read(() -> BrokerRuntimeInfo.collect(broker.config(), broker.topics(),
+        return broker.store().read(() -> BrokerRuntimeInfo.collect(broker.config(), broker.role().current(), broker.topics(),
                 broker.store().store(), broker.metrics(), bootTimestampMs, System.currentTimeMillis(), masterAddr))
             .map(table -> RemotingCommand.success(request, broker.json().encode(new KVTable(table))));
     }

@@ -1,6 +1,7 @@
 package io.vrmq.broker.admin;
 
 import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.store.MessageStore;
@@ -41,7 +42,7 @@ final class BrokerRuntimeInfo {
     private BrokerRuntimeInfo() {
     }
 
-    static Map<String, String> collect(BrokerConfig config, TopicConfigTable topics, MessageStore store,
+    static Map<String, String> collect(BrokerConfig config, BrokerRole role, TopicConfigTable topics, MessageStore store,
                                        BrokerMetrics metrics, long bootTimestampMs, long nowMs,
                                        String masterAddr) {
         Map<String, String> table = new TreeMap<>();
@@ -67,7 +68,7 @@ final class BrokerRuntimeInfo {
         table.put("putLatency999", "0.00");
         table.put("brokerVersionDesc", BROKER_VERSION_DESC);
         table.put("brokerVersion", "513");
-        table.put("brokerActive", Boolean.toString(config.isMaster()));
+        table.put("brokerActive", Boolean.toString(role.isMaster()));
         table.put("bootTimestamp", Long.toString(bootTimestampMs));
         table.put("runtime", runtime(nowMs - bootTimestampMs));
         putStoreFigures(table, topics, store);

@@ -56,7 +56,7 @@ public final class OffsetReset {
 
     /** RocketMQ's checks and remarks, or null when the reset may go ahead. */
     private RemotingCommandException refusal(Request reset) {
-        if (!broker.config().isMaster()) {
+        if (!broker.role().current().isMaster()) {
             return new RemotingCommandException(ResponseCode.SYSTEM_ERROR, "Can not reset offset in slave broker");
         }
         if (broker.topics().get(reset.topic()) == null) {

@@ -44,7 +44,7 @@ public final class MasterReplication implements Replication {
 
     @Override
     public Map<String, Object> status() {
-        Map<String, Object> status = ReplicationStatus.common(config, store);
+        Map<String, Object> status = ReplicationStatus.common(config.classicRole(), store);
         status.put("slaves", server.slaves());
         status.put("pendingSyncSends", server.pendingSyncSends());
         return status;

@@ -1,6 +1,6 @@
 package io.vrmq.broker.ha;
 
-import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.store.StoreAccess;
 
 import java.util.LinkedHashMap;
@@ -11,10 +11,10 @@ final class ReplicationStatus {
     private ReplicationStatus() {
     }
 
-    static Map<String, Object> common(BrokerConfig config, StoreAccess store) {
+    static Map<String, Object> common(BrokerRole role, StoreAccess store) {
         Map<String, Object> status = new LinkedHashMap<>();
-        status.put("role", config.brokerRole());
-        status.put("brokerId", config.brokerId());
+        status.put("role", role.brokerRole());
+        status.put("brokerId", role.brokerId());
         status.put("commitLogMaxOffset", store.store().getCommitLogMaxOffset());
         return status;
     }

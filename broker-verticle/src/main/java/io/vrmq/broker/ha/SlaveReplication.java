@@ -84,7 +84,7 @@ public final class SlaveReplication implements Replication {
 
     @Override
     public Map<String, Object> status() {
-        Map<String, Object> status = ReplicationStatus.common(config, store);
+        Map<String, Object> status = ReplicationStatus.common(config.classicRole(), store);
         status.put("masterAddr", masterAddr);
         status.put("haMasterAddress", masterHaAddress());
         status.put("connected", client.isConnected());

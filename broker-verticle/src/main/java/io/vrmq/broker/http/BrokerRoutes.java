@@ -47,7 +47,7 @@ final class BrokerRoutes {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("status", "UP");
         view.put("brokerName", broker.config().brokerName());
-        view.put("brokerId", broker.config().brokerId());
+        view.put("brokerId", broker.role().current().brokerId());
         view.put("brokerAddr", broker.identity().brokerAddr());
         view.put("topics", broker.topics().all().size());
         replies.send(context, 200, view);
@@ -59,7 +59,7 @@ final class BrokerRoutes {
         Map<String, Object> view = new LinkedHashMap<>();
         view.put("brokerName", broker.config().brokerName());
         view.put("brokerAddr", broker.identity().brokerAddr());
-        view.put("brokerRole", broker.config().brokerRole());
+        view.put("brokerRole", broker.role().current().brokerRole());
         view.put("bootTimestamp", bootTimestampMs);
         view.put("uptimeMs", nowMs - bootTimestampMs);
         view.put("putTps", rates(nowMs, true));
@@ -110,7 +110,7 @@ final class BrokerRoutes {
     /** Values as JSON scalars (paths as text); adminToken never appears, only whether one is set. */
     private void config(RoutingContext context) {
         Map<String, Object> values = new TreeMap<>();
-        BrokerConfigText.values(broker.config(), broker.store().store().config()).forEach((name, value) ->
+        BrokerConfigText.values(broker.config(), broker.store().store().config(), broker.role().current()).forEach((name, value) ->
             values.put(name, value instanceof Number || value instanceof Boolean ? value : String.valueOf(value)));
         values.put("adminTokenSet", !broker.config().adminToken().isEmpty());
         replies.send(context, 200, values);

@@ -2,6 +2,7 @@ package io.vrmq.broker.namesrv;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.body.RegisterBrokerBody;
 import io.vrmq.remoting.json.RemotingJson;
@@ -33,16 +34,18 @@ public final class NameServerRegistrar {
     private final TopicConfigTable topics;
     private final List<String> namesrvAddrs;
     private final BrokerIdentity identity;
+    private final RoleState role;
     private volatile BiConsumer<String, String> masterListener = (masterAddr, haServerAddr) -> {
     };
 
     public NameServerRegistrar(RemotingClient client, RemotingJson json, TopicConfigTable topics,
-                               List<String> namesrvAddrs, BrokerIdentity identity) {
+                               List<String> namesrvAddrs, BrokerIdentity identity, RoleState role) {
         this.client = client;
         this.json = json;
         this.topics = topics;
         this.namesrvAddrs = List.copyOf(namesrvAddrs);
         this.identity = identity;
+        this.role = role;
     }
 
     /**
@@ -58,6 +61,9 @@ public final class NameServerRegistrar {
      * true when every one accepted.
      */
     public Future<Boolean> registerAll() {
+        if (role.current().brokerId() < 0) {
+            return Future.succeededFuture(false);   // controller mode without a role yet: isolated, as RocketMQ's
+        }
         Buffer body = json.encode(new RegisterBrokerBody(topics.snapshot(), List.of()));
         Map<String, String> header = identityHeader();
         header.put("haServerAddr", identity.haServerAddr());
@@ -86,6 +92,9 @@ public final class NameServerRegistrar {
     }
 
     public Future<Void> unregisterAll() {
+        if (role.current().brokerId() < 0) {
+            return Future.succeededFuture();
+        }
         List<Future<Void>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
             rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.UNREGISTER_BROKER, identityHeader(),
@@ -104,7 +113,7 @@ public final class NameServerRegistrar {
         header.put("brokerName", identity.brokerName());
         header.put("brokerAddr", identity.brokerAddr());
         header.put("clusterName", identity.clusterName());
-        header.put("brokerId", Long.toString(identity.brokerId()));
+        header.put("brokerId", Long.toString(role.current().brokerId()));
         return header;
     }
 

@@ -58,7 +58,7 @@ public final class PullMessageProcessor {
                 "[REJECTREQUEST]system busy, start flow control for a while");
         }
         TagFilter filter = filterFor(pull);
-        if (pull.hasCommitOffset() && broker.config().isMaster()) {
+        if (pull.hasCommitOffset() && broker.role().current().isMaster()) {
             broker.offsets().commit(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
         }
         Promise<RemotingCommand> reply = Promise.promise();
@@ -104,7 +104,7 @@ public final class PullMessageProcessor {
         boolean isSlow = result.suggestPullingFromSlave();
         if (broker.replication().isSlave()) {
             if (!broker.replication().isMasterAlive()) {
-                return broker.config().brokerId();
+                return broker.role().current().brokerId();
             }
             return isSlow && group != null ? group.whichBrokerWhenConsumeSlowly() : MASTER_ID;
         }

@@ -116,7 +116,7 @@ public final class SendMessageProcessor {
         String msgId = result.offsetMsgId();
         Future<FlushStatus> flushed = isWaitFlush ? broker.store().durability(result)
             : Future.succeededFuture(FlushStatus.FLUSH_OK);
-        boolean isWaitSlave = isWaitFlush && broker.config().isSyncMaster();
+        boolean isWaitSlave = isWaitFlush && broker.role().current().isSyncMaster();
         return flushed.compose(flush -> {
             if (!isWaitSlave || flush != FlushStatus.FLUSH_OK) {
                 return Future.succeededFuture(StoreReplies.stored(request, result, flush, msgId, queueId,

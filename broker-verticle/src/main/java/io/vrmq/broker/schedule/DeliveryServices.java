@@ -19,11 +19,16 @@ public final class DeliveryServices {
     private final ScheduleMessageService schedule;
     private final TimerMessageService timer;
     private final Future<Void> started;
+    private final BrokerContext broker;
+    private final DispatchListener brokerListener;
 
-    private DeliveryServices(ScheduleMessageService schedule, TimerMessageService timer, Future<Void> started) {
+    private DeliveryServices(ScheduleMessageService schedule, TimerMessageService timer, Future<Void> started,
+                             BrokerContext broker, DispatchListener brokerListener) {
         this.schedule = schedule;
         this.timer = timer;
         this.started = started;
+        this.broker = broker;
+        this.brokerListener = brokerListener;
     }
 
     /**
@@ -43,11 +48,15 @@ public final class DeliveryServices {
         });
         Future<Void> started = Future.all(schedule.start(), timer.start()).<Void>mapEmpty()
             .onFailure(error -> log.error("delayed or timer message delivery did not start", error));
-        return new DeliveryServices(schedule, timer, started);
+        return new DeliveryServices(schedule, timer, started, broker, brokerListener);
     }
 
-    /** Stops both after their start finished; each writes its final progress. */
+    /**
+     * Stops both after their start finished; each writes its final progress. The store's dispatch listener is the
+     * broker's own again (a master that becomes a slave in controller mode delivers nothing).
+     */
     public Future<Void> stop() {
+        broker.store().store().setDispatchListener(brokerListener);
         return started.transform(ignored -> Future.join(schedule.stop(), timer.stop()).mapEmpty());
     }
 

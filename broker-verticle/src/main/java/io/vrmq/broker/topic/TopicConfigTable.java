@@ -144,6 +144,17 @@ public final class TopicConfigTable {
         return true;
     }
 
+    /**
+     * Controller mode: a role change moves the version's state version to the new master epoch, so that NameServers
+     * prefer this registration over one from a broker that held the same role id in an older epoch.
+     */
+    public Future<Void> advanceStateVersion(long masterEpoch) {
+        synchronized (this) {
+            dataVersion = dataVersion.next(System.currentTimeMillis(), masterEpoch);
+        }
+        return persist();
+    }
+
     public Future<Void> delete(String topic) {
         synchronized (this) {
             if (topics.remove(topic) == null) {

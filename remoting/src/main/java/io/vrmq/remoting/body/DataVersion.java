@@ -12,4 +12,9 @@ public record DataVersion(long counter, long stateVersion, long timestamp) {
     public DataVersion next(long nowMs) {
         return new DataVersion(counter + 1, stateVersion, nowMs);
     }
+
+    /** The next version under a new state version: controller mode sets it to the broker's master epoch. */
+    public DataVersion next(long nowMs, long newStateVersion) {
+        return new DataVersion(counter + 1, newStateVersion, nowMs);
+    }
 }
