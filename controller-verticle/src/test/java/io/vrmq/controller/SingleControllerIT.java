@@ -1,0 +1,144 @@
+package io.vrmq.controller;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import io.vrmq.remoting.body.controller.ElectMasterResponseBody;
+import io.vrmq.remoting.body.controller.SyncStateSetBody;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+/**
+ * One controller node, brokers played by {@link TestBroker} with RocketMQ 5.5.0's requests: the whole life of a broker
+ * set from the first id to a failover.
+ */
+@ExtendWith(VertxExtension.class)
+class SingleControllerIT {
+    private static final String BROKER_NAME = "broker-a";
+
+    /**
+     * Two brokers apply ids (the first retries idempotently, a conflicting apply is refused), register and heartbeat;
+     * the first election makes the requester master; the master grows its SyncStateSet and stale epochs are refused;
+     * the master's connection closes and the other broker is elected and told so with NOTIFY_BROKER_ROLE_CHANGED.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void brokerSetLifecycleFromFirstIdToFailover(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        TestControllers.start(vertx, TestControllers.group(dir, 1).get(0))
+            .compose(node -> Eventually.until(vertx, () -> Future.succeededFuture(node),
+                TestControllers.Node::isLeaderReady, "the single node leads"))
+            .compose(node -> Future.all(TestBroker.start(vertx, BROKER_NAME), TestBroker.start(vertx, BROKER_NAME))
+                .compose(brokers -> lifecycle(vertx, node.address(), brokers.resultAt(0), brokers.resultAt(1))))
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    private Future<Void> lifecycle(Vertx vertx, String controller, TestBroker first, TestBroker second) {
+        String firstCode = first.checkCode(1_000);
+        return first.nextBrokerId(controller)
+            .compose(next -> {
+                assertEquals(ResponseCode.SUCCESS, next.code(), next.toString());
+                assertEquals("1", next.ext("nextBrokerId"));
+                return first.applyBrokerId(controller, 1, firstCode);
+            })
+            .compose(applied -> {
+                assertEquals(ResponseCode.SUCCESS, applied.code(), applied.toString());
+                assertEquals(BROKER_NAME, applied.ext("brokerName"));
+                return first.applyBrokerId(controller, 1, firstCode);
+            })
+            .compose(retried -> {
+                assertEquals(ResponseCode.SUCCESS, retried.code(), "a retry with the same check code is accepted");
+                return second.applyBrokerId(controller, 1, second.checkCode(2_000));
+            })
+            .compose(conflict -> {
+                assertEquals(ResponseCode.CONTROLLER_BROKER_ID_INVALID, conflict.code(), conflict.toString());
+                return first.register(controller, 1);
+            })
+            .compose(registered -> {
+                assertEquals(ResponseCode.SUCCESS, registered.code(), registered.toString());
+                assertNull(registered.ext("masterBrokerId"), "no master yet");
+                return first.heartbeatAndWait(controller, 1, 0, 0);
+            })
+            .compose(beat -> first.electMaster(controller, 1))
+            .compose(elected -> {
+                assertEquals(ResponseCode.SUCCESS, elected.code(), elected.toString());
+                assertEquals("1", elected.ext("masterBrokerId"));
+                assertEquals(first.address(), elected.ext("masterAddress"));
+                assertEquals("1", elected.ext("masterEpoch"));
+                assertEquals("1", elected.ext("syncStateSetEpoch"));
+                ElectMasterResponseBody body = TestBroker.JSON.decode(elected.body(), ElectMasterResponseBody.class);
+                assertEquals(Set.of(1L), body.syncStateSet());
+                return second.nextBrokerId(controller);
+            })
+            .compose(next -> {
+                assertEquals("2", next.ext("nextBrokerId"));
+                return second.applyBrokerId(controller, 2, second.checkCode(2_000));
+            })
+            .compose(applied -> {
+                assertEquals(ResponseCode.SUCCESS, applied.code(), applied.toString());
+                return second.register(controller, 2);
+            })
+            .compose(registered -> {
+                assertEquals(ResponseCode.SUCCESS, registered.code(), registered.toString());
+                assertEquals("1", registered.ext("masterBrokerId"), "the live master is named");
+                assertEquals(first.address(), registered.ext("masterAddress"));
+                return second.heartbeatAndWait(controller, 2, 1, 0);
+            })
+            .compose(beat -> alterAndRefuseStale(controller, first))
+            .compose(altered -> first.closeConnections())
+            .compose(closed -> Eventually.until(vertx, () -> second.replicaInfo(controller),
+                info -> "2".equals(info.ext("masterBrokerId")),
+                "broker 2 elected after the master's connection closed"))
+            .compose(info -> {
+                assertEquals("2", info.ext("masterEpoch"));
+                return Eventually.until(vertx, () -> Future.succeededFuture(second.notices()), list -> !list.isEmpty(),
+                    "broker 2 told of its new role");
+            })
+            .map(notices -> {
+                RemotingCommand notice = notices.get(0);
+                assertEquals(RequestCode.NOTIFY_BROKER_ROLE_CHANGED, notice.code());
+                assertEquals("2", notice.ext("masterBrokerId"));
+                assertEquals(second.address(), notice.ext("masterAddress"));
+                assertEquals("2", notice.ext("masterEpoch"));
+                assertEquals("3", notice.ext("syncStateSetEpoch"));
+                SyncStateSetBody body = TestBroker.JSON.decode(notice.body(), SyncStateSetBody.class);
+                assertEquals(Set.of(2L), body.syncStateSet());
+                assertEquals(3, body.syncStateSetEpoch());
+                return null;
+            });
+    }
+
+    /** {1} at set epoch 1 becomes {1, 2} at epoch 2; a proposal based on epoch 1 or master epoch 0 is then refused. */
+    private Future<Void> alterAndRefuseStale(String controller, TestBroker master) {
+        return master.alterSyncStateSet(controller, 1, 1, Set.of(1L, 2L), 1)
+            .compose(altered -> {
+                assertEquals(ResponseCode.SUCCESS, altered.code(), altered.toString());
+                assertEquals("2", altered.ext("newSyncStateSetEpoch"));
+                return master.alterSyncStateSet(controller, 1, 1, Set.of(1L), 1);
+            })
+            .compose(stale -> {
+                assertEquals(ResponseCode.CONTROLLER_FENCED_SYNC_STATE_SET_EPOCH, stale.code(), stale.toString());
+                return master.alterSyncStateSet(controller, 1, 0, Set.of(1L), 2);
+            })
+            .compose(staleMaster -> {
+                assertEquals(ResponseCode.CONTROLLER_FENCED_MASTER_EPOCH, staleMaster.code(), staleMaster.toString());
+                return master.alterSyncStateSet(controller, 2, 1, Set.of(1L), 2);
+            })
+            .map(notMaster -> {
+                assertEquals(ResponseCode.CONTROLLER_INVALID_MASTER, notMaster.code(), notMaster.toString());
+                return null;
+            });
+    }
+}
