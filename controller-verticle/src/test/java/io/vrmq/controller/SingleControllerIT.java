@@ -2,6 +2,8 @@ package io.vrmq.controller;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vrmq.remoting.body.controller.ElectMasterResponseBody;
@@ -9,6 +11,8 @@ import io.vrmq.remoting.body.controller.SyncStateSetBody;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -118,6 +122,67 @@ class SingleControllerIT {
                 assertEquals(3, body.syncStateSetEpoch());
                 return null;
             });
+    }
+
+    /**
+     * The edges: a heartbeat without brokerId (2005), an unknown code (3), mqadmin's GET_SYNC_STATE_DATA (1006) and
+     * CLEAN_BROKER_DATA (1011) refusing a set that still has a master, then cleaning it with the living flag.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void adminRequestsAndBadInput(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        RemotingClient admin = new RemotingClient(vertx, RemotingLimits.defaults());
+        TestControllers.start(vertx, TestControllers.group(dir, 1).get(0))
+            .compose(node -> Eventually.until(vertx, () -> Future.succeededFuture(node),
+                TestControllers.Node::isLeaderReady, "the single node leads"))
+            .compose(node -> TestBroker.start(vertx, BROKER_NAME).compose(broker -> {
+                String controller = node.address();
+                return admin.invoke(controller, RemotingCommand.request(RequestCode.BROKER_HEARTBEAT,
+                        TestBroker.header("clusterName", TestBroker.CLUSTER, "brokerAddr", broker.address(),
+                            "brokerName", BROKER_NAME), null))
+                    .compose(noId -> {
+                        assertEquals(ResponseCode.CONTROLLER_INVALID_REQUEST, noId.code(), noId.toString());
+                        return admin.invoke(controller, RemotingCommand.request(4242));
+                    })
+                    .compose(unknown -> {
+                        assertEquals(ResponseCode.REQUEST_CODE_NOT_SUPPORTED, unknown.code());
+                        return broker.applyBrokerId(controller, 1, broker.checkCode(1));
+                    })
+                    .compose(applied -> broker.heartbeatAndWait(controller, 1, 0, 0))
+                    .compose(beat -> broker.electMaster(controller, 1))
+                    .compose(elected -> admin.invoke(controller, RemotingCommand.request(
+                        RequestCode.CONTROLLER_GET_SYNC_STATE_DATA, null,
+                        Buffer.buffer("[\"" + BROKER_NAME + "\",\"unknown\"]"))))
+                    .compose(data -> {
+                        assertEquals(ResponseCode.SUCCESS, data.code(), data.toString());
+                        JsonObject set = data.body().toJsonObject().getJsonObject("replicasInfoTable")
+                            .getJsonObject(BROKER_NAME);
+                        assertEquals(1, set.getInteger("masterBrokerId"));
+                        assertEquals(broker.address(), set.getJsonArray("inSyncReplicas").getJsonObject(0)
+                            .getString("brokerAddress"));
+                        assertEquals(true, set.getJsonArray("inSyncReplicas").getJsonObject(0).getBoolean("alive"));
+                        return admin.invoke(controller, clean(false));
+                    })
+                    .compose(refused -> {
+                        assertEquals(ResponseCode.CONTROLLER_INVALID_CLEAN_BROKER_METADATA, refused.code());
+                        return admin.invoke(controller, clean(true));
+                    })
+                    .compose(cleaned -> {
+                        assertEquals(ResponseCode.SUCCESS, cleaned.code(), cleaned.toString());
+                        return broker.replicaInfo(controller);
+                    })
+                    .map(info -> {
+                        assertEquals(ResponseCode.CONTROLLER_BROKER_METADATA_NOT_EXIST, info.code());
+                        return null;
+                    });
+            }))
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    private static RemotingCommand clean(boolean isCleanLivingBroker) {
+        return RemotingCommand.request(RequestCode.CLEAN_BROKER_DATA, TestBroker.header("clusterName",
+            TestBroker.CLUSTER, "brokerName", BROKER_NAME, "isCleanLivingBroker", Boolean.toString(isCleanLivingBroker),
+            "invokeTime", "1"), null);
     }
 
     /** {1} at set epoch 1 becomes {1, 2} at epoch 2; a proposal based on epoch 1 or master epoch 0 is then refused. */
