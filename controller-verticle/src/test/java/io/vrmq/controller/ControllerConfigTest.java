@@ -62,7 +62,7 @@ class ControllerConfigTest {
         assertTrue(refusal(defaults().put("adminPort", -2)).contains("adminPort"));
         assertTrue(refusal(defaults().put("bindAddress", " ")).contains("bindAddress"));
         assertTrue(refusal(defaults().put("adminPort", "x")).contains("adminPort"));
-        assertTrue(refusal(defaults().copy().put("controllerStorePath", (String) null)).contains("controllerStorePath"));
+        assertTrue(refusal(defaults().put("controllerStorePath", (String) null)).contains("controllerStorePath"));
     }
 
     @Test

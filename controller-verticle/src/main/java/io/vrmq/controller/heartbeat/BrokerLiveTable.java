@@ -16,8 +16,8 @@ import java.util.function.LongSupplier;
  * heartbeat timeout (by {@link #expire}). Not replicated: each controller node keeps its own, brokers send to all.
  *
  * <p>Epoch, max offset and confirm offset only move forward (a higher epoch, or the same epoch with a higher max
- * offset), as in RocketMQ, so an out-of-order heartbeat cannot make a replica look behind. Unlike 5.5.0, which keeps the
- * connection of the first heartbeat, the address and connection follow the latest heartbeat, so a broker that
+ * offset), as in RocketMQ, so an out-of-order heartbeat cannot make a replica look behind. Unlike 5.5.0, which keeps
+ * the connection of the first heartbeat, the address and connection follow the latest heartbeat, so a broker that
  * reconnected is still marked inactive when its new connection closes. Thread-safe (a concurrent map of immutable
  * entries); in the controller only its event loop calls it.
  */
@@ -45,8 +45,8 @@ public final class BrokerLiveTable implements BrokerLiveness {
                 || report.epoch() == last.epoch() && report.maxOffset() > last.maxOffset();
             heartbeat = new ReplicaHeartbeat(id.brokerName(), id.brokerId(), report.brokerAddr(), nowMs,
                 report.heartbeatTimeoutMs(), isAhead ? report.epoch() : last.epoch(),
-                isAhead ? report.maxOffset() : last.maxOffset(), isAhead ? report.confirmOffset() : last.confirmOffset(),
-                report.electionPriority());
+                isAhead ? report.maxOffset() : last.maxOffset(),
+                isAhead ? report.confirmOffset() : last.confirmOffset(), report.electionPriority());
         }
         entries.put(id, new Entry(id, heartbeat, connection));
         return previous == null;

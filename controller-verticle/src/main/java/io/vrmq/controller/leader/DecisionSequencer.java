@@ -35,7 +35,8 @@ public final class DecisionSequencer {
     private final long commitTimeoutMs;
     private Future<?> tail = Future.succeededFuture();
 
-    public DecisionSequencer(Context context, RaftNode raft, ControllerStateMachine stateMachine, long commitTimeoutMs) {
+    public DecisionSequencer(Context context, RaftNode raft, ControllerStateMachine stateMachine,
+                             long commitTimeoutMs) {
         this.context = context;
         this.raft = raft;
         this.stateMachine = stateMachine;
