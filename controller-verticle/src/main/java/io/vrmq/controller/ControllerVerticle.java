@@ -56,10 +56,11 @@ public final class ControllerVerticle extends VerticleBase {
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
     private ControllerConfig config;
-    private RaftNode raft;
+    private volatile RaftNode raft;
     private RemotingServer remotingServer;
     private RemotingClient notifyClient;
     private HttpServer adminServer;
+    private MasterElector elector;
     private long livenessTimer = -1;
     private long masterScanTimer = -1;
     private int remotingPort;
@@ -90,33 +91,22 @@ public final class ControllerVerticle extends VerticleBase {
         StateCodec codec = new StateCodec();
         LiveSettings live = new LiveSettings(config);
         BrokerLiveTable liveTable = new BrokerLiveTable(System::currentTimeMillis);
-        ControllerMetrics[] metricsHolder = new ControllerMetrics[1];
+        ControllerMetrics metrics = new ControllerMetrics(registry, () -> raft != null && raft.isLeaderReady());
         ControllerStateMachine stateMachine = new ControllerStateMachine(codec, leaderId -> {
             log.info("controller {} sees Raft leader {}", config.selfId(), leaderId);
-            if (metricsHolder[0] != null) {
-                metricsHolder[0].leaderChanged();
-            }
+            metrics.leaderChanged();
         });
         raft = new RaftNode(config, stateMachine, codec);
-        ControllerMetrics metrics = new ControllerMetrics(registry, raft::isLeaderReady);
-        metricsHolder[0] = metrics;
         notifyClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true),
             config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
         DecisionSequencer sequencer = new DecisionSequencer(context, raft, stateMachine, config.raftCommitTimeoutMs());
-        MasterElector elector = new MasterElector(sequencer, raft, stateMachine, liveTable, live,
-            new RoleChangeNotifier(notifyClient, liveTable, json, metrics), metrics);
-        ConfigUpdater updater = new ConfigUpdater(vertx, settings, config, live, store, persisted);
-        ProcessorTable.Builder table = ProcessorTable.builder();
-        new HeartbeatProcessor(liveTable, config.brokerHeartbeatTimeoutMs(), elector::onBrokerInactive)
-            .registerInto(table);
-        new BrokerRegistrationProcessor(sequencer, liveTable, json).registerInto(table);
-        new SyncStateProcessor(sequencer, liveTable, json).registerInto(table);
-        new ElectMasterProcessor(elector, json).registerInto(table);
-        new CleanBrokerDataProcessor(sequencer, liveTable, json).registerInto(table);
-        new MetadataProcessor(config, raft).registerInto(table);
-        new ControllerConfigProcessor(updater).registerInto(table);
+        elector = new MasterElector(sequencer, raft, stateMachine, liveTable, live,
+            new RoleChangeNotifier(notifyClient, liveTable, json, metrics), metrics, System::currentTimeMillis,
+            config.brokerHeartbeatTimeoutMs());
+        ProcessorTable processors = processors(json, sequencer, liveTable, elector,
+            new ConfigUpdater(vertx, settings, config, live, store, persisted));
         remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true),
-            config.limits(), config.maxConnections(), new AtomicInteger(), table.build(), metrics);
+            config.limits(), config.maxConnections(), new AtomicInteger(), processors, metrics);
         return vertx.executeBlocking(() -> {
             raft.start();
             return null;
@@ -131,6 +121,20 @@ public final class ControllerVerticle extends VerticleBase {
                 announce();
             })
             .onFailure(error -> closeRaft());
+    }
+
+    private ProcessorTable processors(RemotingJson json, DecisionSequencer sequencer, BrokerLiveTable liveTable,
+                                      MasterElector elector, ConfigUpdater updater) {
+        ProcessorTable.Builder table = ProcessorTable.builder();
+        new HeartbeatProcessor(liveTable, config.brokerHeartbeatTimeoutMs(), elector::onBrokerInactive)
+            .registerInto(table);
+        new BrokerRegistrationProcessor(sequencer, liveTable, json).registerInto(table);
+        new SyncStateProcessor(sequencer, liveTable, json).registerInto(table);
+        new ElectMasterProcessor(elector, json).registerInto(table);
+        new CleanBrokerDataProcessor(sequencer, liveTable, json).registerInto(table);
+        new MetadataProcessor(config, raft).registerInto(table);
+        new ControllerConfigProcessor(updater).registerInto(table);
+        return table.build();
     }
 
     private Future<Void> startAdmin(RemotingJson json, ControllerStateMachine stateMachine, BrokerLiveTable liveTable,
@@ -181,6 +185,9 @@ public final class ControllerVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
+        if (elector != null) {
+            elector.stop();
+        }
         if (livenessTimer >= 0) {
             vertx.cancelTimer(livenessTimer);
             vertx.cancelTimer(masterScanTimer);

@@ -18,6 +18,8 @@ import io.vrmq.remoting.protocol.ResponseCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.function.LongSupplier;
+
 /**
  * Every way a master gets elected: a broker's or an admin's CONTROLLER_ELECT_MASTER, and the leader's own re-election
  * when a master's connection closes, its heartbeats stop, or the periodic scan finds a set whose master is gone while
@@ -26,7 +28,11 @@ import org.slf4j.LoggerFactory;
  * <p>A controller-triggered election is retried up to {@code electMasterMaxRetryCount} times, but only while it
  * failed to get an answer (no commit, leadership in flux). 5.5.0 also retries after a definite "nobody can be
  * master" (2004), and each of those retries records another "master lost" and bumps the master epoch again for
- * nothing. Call on the controller's event loop.
+ * nothing.
+ *
+ * <p>The periodic scan acts on the absence of heartbeats, so it waits until this node has been up for one broker
+ * heartbeat timeout: a node that just started has heard from nobody yet, and would otherwise replace a healthy master
+ * whose first heartbeat happens to come after a slave's. Call on the controller's event loop.
  */
 public final class MasterElector {
     private static final Logger log = LoggerFactory.getLogger(MasterElector.class);
@@ -39,10 +45,17 @@ public final class MasterElector {
     private final RoleChangeNotifier notifier;
     private final ControllerMetrics metrics;
     private final ElectMasterDecision decision = new ElectMasterDecision();
+    private final LongSupplier clockMs;
+    private final long startedAtMs;
+    private final long warmUpMs;
+    private volatile boolean isStopping;
 
     public MasterElector(DecisionSequencer sequencer, RaftNode raft, ControllerStateMachine stateMachine,
                          BrokerLiveness liveness, LiveSettings settings, RoleChangeNotifier notifier,
-                         ControllerMetrics metrics) {
+                         ControllerMetrics metrics, LongSupplier clockMs, long warmUpMs) {
+        this.clockMs = clockMs;
+        this.startedAtMs = clockMs.getAsLong();
+        this.warmUpMs = warmUpMs;
         this.sequencer = sequencer;
         this.raft = raft;
         this.stateMachine = stateMachine;
@@ -58,9 +71,17 @@ public final class MasterElector {
             .onSuccess(done -> afterElection(request, done));
     }
 
+    /**
+     * From now on, lost brokers trigger no election: the node is stopping, and closing its own listener closes every
+     * broker's connection, which must not read as every master dying.
+     */
+    public void stop() {
+        isStopping = true;
+    }
+
     /** The heartbeat table lost {@code broker}: if it was the master of its set, elect another (leader only). */
     public void onBrokerInactive(BrokerIdentity broker) {
-        if (!raft.isLeaderReady()) {
+        if (isStopping || !raft.isLeaderReady()) {
             return;
         }
         SyncStateInfo syncState = stateMachine.state().syncState(broker.brokerName());
@@ -75,7 +96,7 @@ public final class MasterElector {
 
     /** The leader's periodic check: re-elect in every set whose master is gone while a replica is alive. */
     public void scanInactiveMasters() {
-        if (!raft.isLeaderReady()) {
+        if (isStopping || !raft.isLeaderReady() || clockMs.getAsLong() - startedAtMs < warmUpMs) {
             return;
         }
         ControllerState state = stateMachine.state();
