@@ -117,7 +117,8 @@ public final class ControllerVerticle extends VerticleBase {
                 return startAdmin(json, stateMachine, liveTable, metrics);
             })
             .onSuccess(started -> {
-                startTimers(live, liveTable, elector);
+                startTimers(live, liveTable, () -> metrics.refreshGroups(GroupView.describe(stateMachine.state(),
+                    liveTable).stream().map(GroupView::sample).toList()));
                 announce();
             })
             .onFailure(error -> closeRaft());
@@ -152,17 +153,18 @@ public final class ControllerVerticle extends VerticleBase {
             });
     }
 
-    private void startTimers(LiveSettings live, BrokerLiveTable liveTable, MasterElector elector) {
-        armTimers(live, liveTable, elector);
+    /** @param refreshGauges run on every liveness scan, so the per-set gauges never lag more than one interval */
+    private void startTimers(LiveSettings live, BrokerLiveTable liveTable, Runnable refreshGauges) {
+        armTimers(live, liveTable, refreshGauges);
         live.onIntervalChange(changed -> vertx.runOnContext(ignored -> {
             vertx.cancelTimer(livenessTimer);
             vertx.cancelTimer(masterScanTimer);
-            armTimers(changed, liveTable, elector);
+            armTimers(changed, liveTable, refreshGauges);
         }));
     }
 
-    private void armTimers(LiveSettings live, BrokerLiveTable liveTable, MasterElector elector) {
-        livenessTimer = vertx.setPeriodic(live.scanNotActiveBrokerIntervalMs(), id ->
+    private void armTimers(LiveSettings live, BrokerLiveTable liveTable, Runnable refreshGauges) {
+        livenessTimer = vertx.setPeriodic(live.scanNotActiveBrokerIntervalMs(), id -> {
             liveTable.expire().forEach(expired -> {
                 log.warn("broker {} at {} silent for more than {} ms, inactive", expired.identity(),
                     expired.heartbeat().brokerAddr(), expired.heartbeat().heartbeatTimeoutMs());
@@ -170,7 +172,9 @@ public final class ControllerVerticle extends VerticleBase {
                     expired.connection().close();
                 }
                 elector.onBrokerInactive(expired.identity());
-            }));
+            });
+            refreshGauges.run();
+        });
         masterScanTimer = vertx.setPeriodic(live.scanInactiveMasterIntervalMs(), id -> elector.scanInactiveMasters());
     }
 

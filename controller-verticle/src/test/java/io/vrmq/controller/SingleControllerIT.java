@@ -4,6 +4,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vrmq.remoting.body.controller.ElectMasterResponseBody;
@@ -24,6 +25,7 @@ import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * One controller node, brokers played by {@link TestBroker} with RocketMQ 5.5.0's requests: the whole life of a broker
@@ -45,8 +47,34 @@ class SingleControllerIT {
             .compose(node -> Eventually.until(vertx, () -> Future.succeededFuture(node),
                 TestControllers.Node::isLeaderReady, "the single node leads"))
             .compose(node -> Future.all(TestBroker.start(vertx, BROKER_NAME), TestBroker.start(vertx, BROKER_NAME))
-                .compose(brokers -> lifecycle(vertx, node.address(), brokers.resultAt(0), brokers.resultAt(1))))
+                .compose(brokers -> lifecycle(vertx, node.address(), brokers.resultAt(0), brokers.resultAt(1))
+                    .compose(done -> adminShowsTheFailover(WebClient.create(vertx), node, brokers.resultAt(1)))))
             .onComplete(test.succeedingThenComplete());
+    }
+
+    /** The admin API and the metrics tell the same story: broker 2 master, two elections, one notice. */
+    private Future<Void> adminShowsTheFailover(WebClient web, TestControllers.Node node, TestBroker second) {
+        return web.get(node.adminPort(), TestControllers.HOST, "/api/v1/controller/groups").send()
+            .compose(groups -> {
+                JsonObject group = groups.bodyAsJsonObject().getJsonArray("groups").getJsonObject(0);
+                assertEquals(BROKER_NAME, group.getString("brokerName"));
+                assertEquals(2, group.getInteger("masterBrokerId"));
+                assertEquals(second.address(), group.getString("masterAddress"));
+                assertEquals(2, group.getJsonArray("replicas").size());
+                JsonObject replica = group.getJsonArray("replicas").getJsonObject(1);
+                assertEquals(true, replica.getBoolean("alive"));
+                assertEquals(0, replica.getLong("lagBytes"));
+                return web.get(node.adminPort(), TestControllers.HOST, "/metrics").send();
+            })
+            .map(metrics -> {
+                String text = metrics.bodyAsString();
+                assertTrue(text.contains("mq_controller_elections_total{broker_set=\"broker-a\","
+                    + "cluster=\"test-cluster\",result=\"new_master_elected\"} 2.0"), text);
+                assertTrue(text.contains("mq_controller_role_change_notices_total{broker_set=\"broker-a\"}"), text);
+                assertTrue(text.contains("mq_controller_sync_state_set_size{broker_set=\"broker-a\"} 1.0"), text);
+                assertTrue(text.contains("mq_controller_is_leader 1.0"), text);
+                return null;
+            });
     }
 
     private Future<Void> lifecycle(Vertx vertx, String controller, TestBroker first, TestBroker second) {
