@@ -3,6 +3,9 @@
 # NameServer on :9876 (admin http://127.0.0.1:9880), Broker on :10911 (fast channel :10909, admin
 # http://127.0.0.1:10980), store under ~/vrmq/store. Optional files per role:
 #   scripts/start.sh -namesrv-conf config/namesrv.json -broker-conf config/broker.json
+# With a controller (RocketMQ 5 controller mode) in the same JVM, started between NameServer and broker:
+#   scripts/start.sh -controller-conf config/controller.json -broker-conf my-controller-mode-broker.json
+# (or a NameServer file with "enableControllerInNamesrv": true, which embeds the controller in the NameServer).
 # Broker and NameServer settings can be overridden with environment variables of the same names, e.g.
 #   flushDiskType=SYNC_FLUSH storePathRootDir=$HOME/mq-store scripts/start.sh
 # (a key both roles have, such as listenPort, belongs in the files). Builds the jar on first use (or when

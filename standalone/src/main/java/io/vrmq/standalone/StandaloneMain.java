@@ -6,17 +6,21 @@ import io.vertx.core.Vertx;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vrmq.broker.BrokerVerticle;
-import io.vrmq.namesrv.NameServerVerticle;
+import io.vrmq.controller.ControllerMain;
+import io.vrmq.controller.ControllerVerticle;
 import io.vrmq.remoting.launch.RoleLauncher;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A NameServer and a Broker in one JVM, the quickest way to a working system:
- * {@code java -jar vrmq-standalone.jar [-namesrv-conf namesrv.json] [-broker-conf broker.json]}. Each role reads its
- * own embedded defaults and optional file; environment variables and -D properties override keys of either role
- * (a key both roles have, like listenPort, belongs in the files instead). The NameServer starts first so that the
- * broker's first registration succeeds. Both share one Vert.x and one Prometheus registry. Wiring only.
+ * A NameServer, optionally a controller, and a Broker in one JVM, the quickest way to a working system:
+ * {@code java -jar vrmq-standalone.jar [-namesrv-conf namesrv.json] [-controller-conf controller.json]
+ * [-broker-conf broker.json]}. Each role reads its own embedded defaults and optional file; environment variables and
+ * -D properties override keys of every role (a key several roles have, like listenPort, belongs in the files instead).
+ * The controller runs when {@code -controller-conf} is given, or inside the NameServer when the NameServer's file sets
+ * {@code enableControllerInNamesrv: true}. The NameServer starts first, then the controller, then the broker, so that
+ * the broker's first registration succeeds. All share one Vert.x and one Prometheus registry. Wiring only.
  */
 public final class StandaloneMain {
     private StandaloneMain() {
@@ -24,13 +28,22 @@ public final class StandaloneMain {
 
     public static void main(String[] args) {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        String namesrvConfig = RoleLauncher.option(args, "namesrv-conf");
+        String controllerConfig = RoleLauncher.option(args, "controller-conf");
+        List<RoleLauncher.Role> roles = new ArrayList<>();
+        roles.add(new RoleLauncher.Role(NameServerWithController.NAMESRV_DEFAULTS, namesrvConfig,
+            config -> NameServerWithController.nameServer(config, namesrvConfig, registry),
+            NameServerWithController.nameServerSiblings()));
+        if (controllerConfig != null) {
+            roles.add(new RoleLauncher.Role(ControllerMain.DEFAULTS_RESOURCE, controllerConfig,
+                config -> new ControllerVerticle(config, registry)));
+        }
+        roles.add(new RoleLauncher.Role("broker-defaults.json", RoleLauncher.option(args, "broker-conf"),
+            config -> new BrokerVerticle(config, registry)));
         RoleLauncher.run(options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build(),
-            List.of(new RoleLauncher.Role("namesrv-defaults.json", RoleLauncher.option(args, "namesrv-conf"),
-                    config -> new NameServerVerticle(config, registry)),
-                new RoleLauncher.Role("broker-defaults.json", RoleLauncher.option(args, "broker-conf"),
-                    config -> new BrokerVerticle(config, registry))));
+            roles);
     }
 }

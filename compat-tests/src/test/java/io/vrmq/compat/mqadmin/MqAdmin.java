@@ -21,13 +21,13 @@ import org.apache.rocketmq.tools.command.MQAdminStartup;
  * {@code rocketmq.namesrv.addr} system property from {@code -n}; it is put back afterwards so that no later client in
  * this JVM inherits it.
  */
-final class MqAdmin {
+public final class MqAdmin {
 
     private MqAdmin() {
     }
 
     /** {@code mqadmin <command> -n <namesrvAddr> <arguments...>}. */
-    static synchronized Output run(String namesrvAddr, String command, String... arguments) {
+    public static synchronized Output run(String namesrvAddr, String command, String... arguments) {
         List<String> commandLine = new ArrayList<>();
         commandLine.add(command);
         commandLine.add("-n");
@@ -63,10 +63,10 @@ final class MqAdmin {
     }
 
     /** What one command printed. */
-    record Output(String commandLine, String stdout, String stderr) {
+    public record Output(String commandLine, String stdout, String stderr) {
 
         /** The tool prints a failed command's exception (and a caught one's) as a stack trace on stderr. */
-        Output assertSucceeded() {
+        public Output assertSucceeded() {
             if (stderr.contains("Exception") || stderr.contains("Error")) {
                 throw new AssertionError("mqadmin " + commandLine + " failed:\n" + this);
             }
@@ -74,17 +74,17 @@ final class MqAdmin {
         }
 
         /** Lines of stdout, trailing spaces removed. */
-        List<String> lines() {
+        public List<String> lines() {
             return stdout.lines().map(String::stripTrailing).toList();
         }
 
         /** Lines of stdout containing every one of {@code fragments}. */
-        List<String> linesWith(String... fragments) {
+        public List<String> linesWith(String... fragments) {
             return lines().stream().filter(line -> List.of(fragments).stream().allMatch(line::contains)).toList();
         }
 
         /** The one stdout line containing every one of {@code fragments}; fails showing the output otherwise. */
-        String lineWith(String... fragments) {
+        public String lineWith(String... fragments) {
             List<String> found = linesWith(fragments);
             if (found.size() != 1) {
                 throw new AssertionError(found.size() + " lines with " + List.of(fragments) + " in the output of"
@@ -94,7 +94,7 @@ final class MqAdmin {
         }
 
         /** The whitespace-separated columns of {@code line}. */
-        static List<String> columns(String line) {
+        public static List<String> columns(String line) {
             return List.of(line.trim().split("\\s+"));
         }
 

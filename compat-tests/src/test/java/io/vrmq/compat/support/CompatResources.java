@@ -16,7 +16,7 @@ import org.junit.jupiter.api.extension.TestExecutionExceptionHandler;
 import org.opentest4j.TestAbortedException;
 
 /**
- * Everything a compat test class starts: child JVMs (NameServers, brokers) and official clients.
+ * Everything a compat test class starts: child JVMs (NameServers, brokers, controllers) and official clients.
  *
  * <p>What a test method starts is closed after that method, what {@code @BeforeAll} starts after the class; newest
  * first, each even if an earlier one failed, and even when the test failed. When a test or a lifecycle method fails,
@@ -48,6 +48,14 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
         children.add(broker.process());
         closeLater(broker);
         return broker;
+    }
+
+    /** Starts one of our controllers (node n0, leading) with further controller.json keys; closes it with the scope. */
+    public VrmqController controller(Path dir, Map<String, ?> extraConfig) {
+        VrmqController controller = VrmqController.startSingle(dir, extraConfig);
+        children.add(controller.process());
+        closeLater(controller);
+        return controller;
     }
 
     /** Tracks a NameServer started elsewhere (e.g. a restart) for cleanup and failure reports. */
@@ -126,6 +134,8 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
                 children.remove(broker.process());
             } else if (resource instanceof RunningNameServer nameServer) {
                 children.remove(nameServer.process());
+            } else if (resource instanceof VrmqController controller) {
+                children.remove(controller.process());
             }
         }
         if (first instanceof Exception exception) {

@@ -3,6 +3,8 @@ package io.vrmq.remoting.config;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
+import java.util.Set;
+
 /**
  * Checks and converts configuration values against the defaults, which fix each key's type.
  * Stateless: any thread.
@@ -13,8 +15,19 @@ final class ConfigValues {
 
     /** The file's values, each checked to be a known key with a value of the default's type. */
     static JsonObject checked(JsonObject defaults, JsonObject given, String source) {
+        return checked(defaults, given, source, Set.of());
+    }
+
+    /**
+     * Like {@link #checked(JsonObject, JsonObject, String)}, but keys in {@code siblingKeys} (those of another role
+     * that reads the same file) are skipped instead of refused.
+     */
+    static JsonObject checked(JsonObject defaults, JsonObject given, String source, Set<String> siblingKeys) {
         JsonObject result = new JsonObject();
         for (String key : given.fieldNames()) {
+            if (!defaults.containsKey(key) && siblingKeys.contains(key)) {
+                continue;
+            }
             if (!defaults.containsKey(key)) {
                 throw new IllegalArgumentException(source + ": unknown key '" + key + "' (known keys: "
                     + String.join(", ", defaults.fieldNames().stream().sorted().toList()) + ")");

@@ -13,6 +13,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * Reads a role's flat JSON configuration with vertx-config, in this order, later wins:
@@ -23,20 +26,32 @@ import java.nio.charset.StandardCharsets;
  *   <li>environment variables, then system properties, of the same names (only known keys are taken).</li>
  * </ol>
  * Values from the environment are strings; they are converted to the default's type.
+ *
+ * <p>Two roles may share one file (a NameServer with its embedded controller): each loads it with its own defaults
+ * and names the other's defaults as siblings, whose keys it then skips instead of refusing.
  */
 public final class RoleConfigLoader {
     private RoleConfigLoader() {
     }
 
     public static Future<JsonObject> load(Vertx vertx, String defaultsResource, String configPath) {
+        return load(vertx, defaultsResource, List.of(), configPath);
+    }
+
+    /** Like {@link #load(Vertx, String, String)}; the keys of {@code siblingResources} are skipped in the file. */
+    public static Future<JsonObject> load(Vertx vertx, String defaultsResource, List<String> siblingResources,
+                                          String configPath) {
         JsonObject defaults;
+        Set<String> siblingKeys = new HashSet<>();
         try {
             defaults = readResource(defaultsResource);
+            siblingResources.forEach(sibling -> siblingKeys.addAll(readResource(sibling).fieldNames()));
         } catch (RuntimeException e) {
             return Future.failedFuture(e);
         }
         Future<JsonObject> file = configPath == null ? Future.succeededFuture(new JsonObject())
-            : readFile(vertx, configPath).map(json -> ConfigValues.checked(defaults, json, "config file " + configPath));
+            : readFile(vertx, configPath).map(json -> ConfigValues.checked(defaults, json, "config file " + configPath,
+                siblingKeys));
         return file.compose(fromFile -> readOverrides(vertx, defaults)
             .map(overrides -> defaults.copy().mergeIn(fromFile).mergeIn(overrides)));
     }

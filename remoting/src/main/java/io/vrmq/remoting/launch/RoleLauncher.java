@@ -38,7 +38,7 @@ public final class RoleLauncher {
         Future<?> started = Future.succeededFuture();
         for (Role role : roles) {
             started = started.compose(previous -> RoleConfigLoader.load(vertx, role.defaultsResource(),
-                    role.configPath())
+                    role.siblingResources(), role.configPath())
                 .compose(config -> vertx.deployVerticle(role.verticleFactory().apply(config))));
         }
         started.onFailure(error -> {
@@ -49,9 +49,18 @@ public final class RoleLauncher {
     }
 
     /**
-     * One role to start: its embedded defaults, its config file (or null) and how to build its verticle.
+     * One role to start: its embedded defaults, its config file (or null), how to build its verticle, and the defaults
+     * of other roles that read the same file (their keys are skipped, not refused).
      */
-    public record Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory) {
+    public record Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory,
+                       List<String> siblingResources) {
+        public Role {
+            siblingResources = List.copyOf(siblingResources);
+        }
+
+        public Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory) {
+            this(defaultsResource, configPath, verticleFactory, List.of());
+        }
     }
 
     /**

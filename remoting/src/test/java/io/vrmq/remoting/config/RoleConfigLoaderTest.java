@@ -16,6 +16,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
@@ -88,6 +89,27 @@ class RoleConfigLoaderTest {
             assertTrue(error.getMessage().contains("'listenPortt'"), error.getMessage());
             test.completeNow();
         })));
+    }
+
+    /** Two roles reading one file: each skips the other's keys, keeps its own, and still refuses unknown ones. */
+    @Test
+    @Timeout(value = 5, timeUnit = TimeUnit.SECONDS)
+    void aSiblingRolesKeysAreSkippedNotRefused(Vertx vertx, VertxTestContext test, @TempDir Path dir)
+        throws IOException {
+        Path file = write(dir, "{\"listenPort\":20911,\"peers\":\"n0-127.0.0.1:1\"}");
+        Path unknown = write(Files.createDirectories(dir.resolve("second")), "{\"peers\":\"n0-127.0.0.1:1\",\"nope\":1}");
+
+        RoleConfigLoader.load(vertx, DEFAULTS, List.of("test-sibling-defaults.json"), file.toString())
+            .compose(config -> {
+                assertEquals(20911, config.getInteger("listenPort"), "a key both know is taken");
+                assertEquals(Set.copyOf(DEFAULT_KEYS), config.fieldNames(), "the sibling's key stays out");
+                return RoleConfigLoader.load(vertx, DEFAULTS, List.of("test-sibling-defaults.json"),
+                    unknown.toString());
+            })
+            .onComplete(test.failing(error -> test.verify(() -> {
+                assertTrue(error.getMessage().contains("'nope'"), error.getMessage());
+                test.completeNow();
+            })));
     }
 
     @ParameterizedTest
