@@ -1,0 +1,612 @@
+package io.vrmq.broker.ha.autoswitch;
+
+import io.vertx.core.Context;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetServer;
+import io.vertx.core.net.NetServerOptions;
+import io.vertx.core.net.NetSocket;
+import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.ha.SlaveAck;
+import io.vrmq.broker.store.StoreAccess;
+import io.vrmq.remoting.body.controller.SyncStateSetBody;
+import io.vrmq.store.MessageStore;
+import io.vrmq.store.epoch.EpochEntry;
+import io.vrmq.store.epoch.EpochFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+
+/**
+ * Controller-mode replication (RocketMQ 5.5.0's AutoSwitchHAService): one broker switches between master and slave
+ * as the controller decides. As master it accepts slave links ({@link MasterLink}) on the HA port, tracks the
+ * SyncStateSet ({@link SyncStateSetTracker}) and the confirm offset and answers sends waiting for replicas; as slave
+ * it follows its master ({@link SlaveFollower}). The epoch file records which master epoch wrote which range.
+ *
+ * <p>Confirm offset (what consumers may see, and what a send with allAckInSyncStateSet waits for): on a master, the
+ * max offset when the SyncStateSet is the master alone or allAckInSyncStateSet is false; otherwise the lowest
+ * acknowledgement of the set's members (kept as it was while a member has no link). On a slave, min(the master's,
+ * its own max offset). The store's dispatch gate follows it unless readUnCommitted (on a master only with allAck).
+ *
+ * <p>Threads: state is confined to the context that created the service; methods returning futures (and the
+ * setters) hop onto it when called elsewhere; the readers ({@link #confirmOffset}, {@link #syncStateSet},
+ * {@link #status} ...) may be called from any thread. Store work runs on StoreAccess's writer thread, reads on its
+ * reader pool. The writer thread only pokes the service after appends.
+ */
+public final class AutoSwitchHaService implements MasterLink.Events {
+    /** The role the controller last gave this broker. */
+    public enum Role { NONE, MASTER, SLAVE }
+
+    private static final long TICK_MS = 100;
+    private static final Logger log = LoggerFactory.getLogger(AutoSwitchHaService.class);
+
+    private final Vertx vertx;
+    private final Context context;
+    private final StoreAccess store;
+    private final EpochFile epochs;
+    private final HaConfig ha;
+    private final AutoSwitchConfig config;
+    private final SyncStateSetTracker syncStateSet;
+    private final ReplicaAckWaiters waiters = new ReplicaAckWaiters();
+    private final SlaveFollower follower;
+    private final AtomicBoolean isWakePending = new AtomicBoolean();
+    private volatile List<MasterLink> links = List.of();
+    private volatile Role role = Role.NONE;
+    private volatile long localBrokerId = -1;
+    private volatile int roleEpoch = -1;
+    private volatile Consumer<Set<Long>> proposer = proposal -> {
+    };
+    private volatile boolean isClosed;
+    private NetServer server;
+    private long timerId = -1;
+
+    /** Create it on the context it is to live on (the broker's); nothing runs until a role is given. */
+    public AutoSwitchHaService(Vertx vertx, StoreAccess store, EpochFile epochs, HaConfig ha,
+                               AutoSwitchConfig config) {
+        this.vertx = vertx;
+        this.context = vertx.getOrCreateContext();
+        this.store = store;
+        this.epochs = epochs;
+        this.ha = ha;
+        this.config = config;
+        this.syncStateSet = new SyncStateSetTracker(ha.haSendHeartbeatIntervalMs());
+        this.follower = new SlaveFollower(vertx, store, epochs, ha, config);
+        store.onAppended(this::onAppended);
+        store.store().setMinOffsetListener(epochs::truncatePrefixBelow);
+        store.afterQueuedWrites(() -> epochs.truncatePrefixBelow(store.store().getCommitLogMinOffset()))
+            .onFailure(error -> log.error("cannot prune epoch file {}", epochs.path(), error));
+        context.runOnContext(ignored -> timerId = vertx.setPeriodic(TICK_MS, id -> tick()));
+    }
+
+    /** Opens the HA port; only a master accepts slaves on it. The bound port. */
+    public Future<Integer> listen(String host, int port) {
+        return onContext(() -> {
+            server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true));
+            server.connectHandler(this::accept);
+            return server.listen(port, host).map(bound -> {
+                log.info("controller-mode replication (HA) listening on {}:{}", host, bound.actualPort());
+                return bound.actualPort();
+            });
+        });
+    }
+
+    /**
+     * Becomes master of {@code masterEpoch} with the controller's SyncStateSet. Refused (failed future) when the
+     * epoch is below the last one in the epoch file. A broker already master under the same id only records the new
+     * epoch. Otherwise: slave links and the follower are dropped; the confirm offset is computed; epoch entries from
+     * {@code masterEpoch} on are dropped and (masterEpoch, max offset) appended; the store switches to own appends
+     * (after its dispatcher caught up) and its dispatch gate is set for the master role. A torn tail cannot exist (the
+     * store never publishes part of a record), so there is nothing to truncate.
+     */
+    public Future<Void> changeToMaster(long brokerId, int masterEpoch, SyncStateSetBody syncStateSetBody) {
+        return onContext(() -> {
+            Future<Void> refused = refuseOlder(masterEpoch, "master");
+            if (refused != null) {
+                return refused;
+            }
+            syncStateSet.adopt(syncStateSetBody.syncStateSet(), syncStateSetBody.syncStateSetEpoch());
+            if (role == Role.MASTER && localBrokerId == brokerId) {
+                return store.afterQueuedWrites(() -> appendEpoch(masterEpoch)).map(start -> {
+                    roleEpoch = masterEpoch;
+                    refreshConfirmOffset();
+                    log.info("still master (broker id {}), now of epoch {}; epochs {}", brokerId, masterEpoch,
+                        epochs.entries());
+                    return null;
+                });
+            }
+            follower.stop();
+            closeLinks("this broker becomes master");
+            localBrokerId = brokerId;
+            long confirmOffset = computeConfirmOffset();
+            return store.afterQueuedWrites(() -> {
+                MessageStore messages = store.store();
+                messages.setConfirmOffset(confirmOffset);
+                long start = appendEpoch(masterEpoch);
+                messages.switchToOwnAppends();
+                messages.setDispatchGatedByConfirmOffset(config.gatesDispatch(true));
+                return start;
+            }).map(start -> {
+                role = Role.MASTER;
+                roleEpoch = masterEpoch;
+                refreshConfirmOffset();
+                log.info("master (broker id {}) of epoch {} from offset {}; SyncStateSet {} (epoch {}); epochs {}",
+                    brokerId, masterEpoch, start, syncStateSet.local(), syncStateSet.epoch(), epochs.entries());
+                return null;
+            });
+        });
+    }
+
+    /**
+     * Becomes a slave of the master of {@code masterEpoch}, as controller id {@code brokerId}. Refused when the epoch
+     * is below the last in the epoch file. Slave links close, waiting sends end NOT_AVAILABLE, the store switches to
+     * replicated bytes and its gate is set for the slave role; then the follower connects to
+     * {@code masterHaAddress} (null: once {@link #updateMasterHaAddress} names it), handshakes, truncates to the
+     * consistent point and follows. Already following that same address: only the epoch is recorded.
+     */
+    public Future<Void> changeToSlave(long brokerId, int masterEpoch, String masterHaAddress) {
+        return onContext(() -> {
+            Future<Void> refused = refuseOlder(masterEpoch, "slave");
+            if (refused != null) {
+                return refused;
+            }
+            if (role == Role.SLAVE && localBrokerId == brokerId && masterHaAddress != null
+                && masterHaAddress.equals(follower.target())) {
+                roleEpoch = masterEpoch;
+                return Future.succeededFuture();
+            }
+            follower.stop();
+            closeLinks("this broker becomes a slave");
+            waiters.endAll(SlaveAck.NOT_AVAILABLE);
+            role = Role.SLAVE;
+            localBrokerId = brokerId;
+            roleEpoch = masterEpoch;
+            return store.afterQueuedWrites(() -> {
+                MessageStore messages = store.store();
+                messages.switchToReplica();
+                messages.setDispatchGatedByConfirmOffset(config.gatesDispatch(false));
+                return null;
+            }).map(ignored -> {
+                if (role == Role.SLAVE && localBrokerId == brokerId) {
+                    follower.start(brokerId, masterHaAddress);
+                }
+                log.info("slave (broker id {}) of epoch {}, master HA {}; epochs {}", brokerId, masterEpoch,
+                    masterHaAddress, epochs.entries());
+                return null;
+            });
+        });
+    }
+
+    /** A slave (re)connects at once to a changed master HA address. Any thread. */
+    public void updateMasterHaAddress(String masterHaAddress) {
+        runOnContext(() -> {
+            if (role == Role.SLAVE) {
+                follower.updateTarget(masterHaAddress);
+            }
+        });
+    }
+
+    /**
+     * Master: receives each SyncStateSet change this broker proposes on its own, on this service's context: a slave
+     * caught up (expansion), or a member's link dropped. The broker sends it to the controller (ALTER, 1001) and
+     * hands the answer to {@link #setSyncStateSet}. Set once.
+     */
+    public void onSyncStateSetProposal(Consumer<Set<Long>> proposalHandler) {
+        this.proposer = Objects.requireNonNull(proposalHandler, "proposalHandler");
+    }
+
+    /**
+     * Master, every checkSyncStateSetPeriod: the set without the slaves that have no link or were not caught up for
+     * haMaxTimeSlaveNotCatchup (this broker always in it). When it differs from {@link #syncStateSet()}, the broker
+     * proposes it to the controller. Any thread.
+     */
+    public Set<Long> maybeShrinkSyncStateSet() {
+        if (role != Role.MASTER) {
+            return syncStateSet.local();
+        }
+        Set<Long> live = new HashSet<>();
+        for (MasterLink link : links) {
+            if (link.slaveId() >= 0) {
+                live.add(link.slaveId());
+            }
+        }
+        return syncStateSet.shrink(live, localBrokerId, System.currentTimeMillis(),
+            config.haMaxTimeSlaveNotCatchupMs());
+    }
+
+    /** Adopts the controller's SyncStateSet (unless its epoch is older than the one held). */
+    public void setSyncStateSet(Set<Long> ids, int syncStateSetEpoch) {
+        runOnContext(() -> {
+            if (syncStateSet.adopt(ids, syncStateSetEpoch) && role == Role.MASTER) {
+                refreshConfirmOffset();
+            }
+        });
+    }
+
+    /** The SyncStateSet as the controller last answered (a dropped slave already removed). Any thread. */
+    public Set<Long> syncStateSet() {
+        return syncStateSet.local();
+    }
+
+    public int syncStateSetEpoch() {
+        return syncStateSet.epoch();
+    }
+
+    /** Master: the SyncStateSet (counted as RocketMQ does while a change is in flight) has minInSyncReplicas. */
+    public boolean hasEnoughInSyncReplicas() {
+        return syncStateSet.inSyncCount() >= config.minInSyncReplicas();
+    }
+
+    /**
+     * Master, send path, after the append: IN_SYNC_REPLICAS_NOT_ENOUGH when the set is smaller than
+     * minInSyncReplicas (check {@link #hasEnoughInSyncReplicas()} before appending to refuse as RocketMQ does); with
+     * allAckInSyncStateSet OK once every set member acknowledged {@code endOffset}, otherwise once inSyncReplicas
+     * replicas (the master included) have it; TIMEOUT after slaveTimeout; NOT_AVAILABLE when not master.
+     */
+    public Future<SlaveAck> awaitReplicas(long endOffset) {
+        return onContext(() -> {
+            if (role != Role.MASTER) {
+                return Future.succeededFuture(SlaveAck.NOT_AVAILABLE);
+            }
+            if (!hasEnoughInSyncReplicas()) {
+                return Future.succeededFuture(SlaveAck.IN_SYNC_REPLICAS_NOT_ENOUGH);
+            }
+            if (isReplicated(endOffset)) {
+                return Future.succeededFuture(SlaveAck.OK);
+            }
+            return waiters.await(endOffset, System.currentTimeMillis() + ha.slaveTimeoutMs());
+        });
+    }
+
+    /** The confirm offset (see class comment). Any thread. */
+    public long confirmOffset() {
+        MessageStore messages = store.store();
+        if (role == Role.MASTER && (syncStateSet.local().size() <= 1 || !config.allAckInSyncStateSet())) {
+            return messages.getCommitLogMaxOffset();
+        }
+        return messages.confirmOffset();
+    }
+
+    public List<EpochEntry> epochEntries() {
+        return epochs.entries();
+    }
+
+    /** Epoch of the newest entry in the epoch file (-1 when empty): what the controller heartbeat reports. */
+    public int lastEpoch() {
+        return epochs.lastEpoch();
+    }
+
+    public Role role() {
+        return role;
+    }
+
+    /** Slave: the link to the master is up. */
+    public boolean isMasterLinkUp() {
+        return role == Role.SLAVE && follower.isConnected();
+    }
+
+    /** Slave: end offset of the last frame from the master (-1 before any). */
+    public long masterOffsetSeen() {
+        return follower.masterOffsetSeen();
+    }
+
+    /** The admin view: role, epochs, confirm offset, SyncStateSet and per-slave progress, or the master link. */
+    public Map<String, Object> status() {
+        MessageStore messages = store.store();
+        Map<String, Object> status = new LinkedHashMap<>();
+        status.put("role", role.name());
+        status.put("brokerId", localBrokerId);
+        status.put("masterEpoch", roleEpoch);
+        status.put("epochs", epochs.entries().stream().map(entry -> Map.of("epoch", entry.epoch(), "startOffset",
+            entry.startOffset(), "endOffset", entry.endOffset())).toList());
+        status.put("commitLogMaxOffset", messages.getCommitLogMaxOffset());
+        status.put("confirmOffset", confirmOffset());
+        status.put("dispatchedOffset", messages.dispatchedOffset());
+        status.put("dispatchGated", messages.isDispatchGatedByConfirmOffset());
+        status.put("syncStateSet", syncStateSet.local());
+        status.put("syncStateSetEpoch", syncStateSet.epoch());
+        status.put("proposedSyncStateSet", syncStateSet.proposed());
+        if (role == Role.MASTER) {
+            status.put("slaves", slaveViews(messages.getCommitLogMaxOffset()));
+            status.put("pendingSyncSends", pendingSyncSends());
+        } else if (role == Role.SLAVE) {
+            status.put("masterHaAddress", follower.target());
+            status.put("linkState", follower.stateName());
+            status.put("connected", follower.isConnected());
+            status.put("masterOffsetSeen", follower.masterOffsetSeen());
+            status.put("lastReadTimestamp", follower.lastReadMs());
+        }
+        return status;
+    }
+
+    /** The GET_BROKER_HA_STATUS (907) body, RocketMQ's HARuntimeInfo. Any thread. */
+    public HaRuntimeInfoBody haRuntimeInfo() {
+        MessageStore messages = store.store();
+        long maxOffset = messages.getCommitLogMaxOffset();
+        if (role != Role.MASTER) {
+            HaRuntimeInfoBody.HaClientInfo client = new HaRuntimeInfoBody.HaClientInfo(follower.target(),
+                follower.transferredBytesPerSecond(), maxOffset, follower.lastReadMs(), follower.lastWriteMs(),
+                messages.stats().commitLogFlushedOffset());
+            return new HaRuntimeInfoBody(false, 0, 0, List.of(), client);
+        }
+        Set<Long> members = syncStateSet.local();
+        List<HaRuntimeInfoBody.HaConnectionInfo> connections = new ArrayList<>();
+        for (MasterLink link : links) {
+            connections.add(new HaRuntimeInfoBody.HaConnectionInfo(link.address(), link.ackOffset(),
+                maxOffset - link.ackOffset(), members.contains(link.slaveId()), link.transferredBytesPerSecond(),
+                link.nextTransferOffset()));
+        }
+        return new HaRuntimeInfoBody(true, maxOffset, members.size() - 1, connections,
+            HaRuntimeInfoBody.HaClientInfo.NONE);
+    }
+
+    /** Stops everything: links, follower, port; waiting sends end NOT_AVAILABLE. The store stays open. */
+    public Future<Void> close() {
+        return onContext(() -> {
+            isClosed = true;
+            vertx.cancelTimer(timerId);
+            store.onAppended(maxOffset -> {
+            });
+            waiters.endAll(SlaveAck.NOT_AVAILABLE);
+            closeLinks("broker stopping");
+            Future<Void> followerClosed = follower.close();
+            Future<Void> serverClosed = server == null ? Future.succeededFuture() : server.close();
+            return Future.all(followerClosed, serverClosed).mapEmpty();
+        });
+    }
+
+    // ---------------------------------------------------------------- MasterLink.Events (service context)
+
+    @Override
+    public void onAck(MasterLink link, long ackOffset) {
+        if (role != Role.MASTER || link.slaveId() < 0) {
+            return;
+        }
+        long slaveId = link.slaveId();
+        if (!link.isAsyncLearner() && ackOffset >= link.lastMasterMaxOffset()) {
+            long nowMs = System.currentTimeMillis();
+            long maxOffset = store.store().getCommitLogMaxOffset();
+            syncStateSet.caughtUp(slaveId, maxOffset == ackOffset ? nowMs : link.lastTransferTimeMs());
+            maybeExpand(slaveId, ackOffset, nowMs);
+        }
+        if (syncStateSet.effective().contains(slaveId)) {
+            refreshConfirmOffset();
+        } else {
+            waiters.release(this::isReplicated);
+        }
+    }
+
+    @Override
+    public void onNothingToSend(MasterLink link, long nowMs) {
+        if (role == Role.MASTER && link.slaveId() >= 0) {
+            syncStateSet.caughtUp(link.slaveId(), nowMs);
+        }
+    }
+
+    @Override
+    public void onClosed(MasterLink link) {
+        List<MasterLink> current = links;
+        if (!current.contains(link)) {
+            return;   // already dropped by a role change
+        }
+        List<MasterLink> remaining = new ArrayList<>(current);
+        remaining.remove(link);
+        links = List.copyOf(remaining);
+        if (role == Role.MASTER && !isClosed && link.slaveId() >= 0 && !hasLink(link.slaveId())) {
+            syncStateSet.dropOnDisconnect(link.slaveId(), System.currentTimeMillis()).ifPresent(this::propose);
+        }
+    }
+
+    // ---------------------------------------------------------------- internals (service context)
+
+    private void accept(NetSocket socket) {
+        if (role != Role.MASTER || isClosed) {
+            log.info("HA link from {} refused: this broker is not master (role {})", socket.remoteAddress(), role);
+            socket.close();
+            return;
+        }
+        MasterLink link = new MasterLink(this, socket, store, epochs, ha, System.currentTimeMillis());
+        List<MasterLink> grown = new ArrayList<>(links);
+        grown.add(link);
+        links = List.copyOf(grown);
+        link.start();
+    }
+
+    private void tick() {
+        long nowMs = System.currentTimeMillis();
+        for (MasterLink link : links) {
+            link.tick(nowMs);
+        }
+        waiters.expire(nowMs);
+        follower.tick(nowMs);
+    }
+
+    /** Writer thread, after every append: one hop to the context however many appends come meanwhile. */
+    private void onAppended(long maxOffset) {
+        if (role == Role.MASTER && isWakePending.compareAndSet(false, true)) {
+            context.runOnContext(ignored -> {
+                isWakePending.set(false);
+                if (role == Role.MASTER) {
+                    refreshConfirmOffset();
+                    links.forEach(MasterLink::wake);
+                }
+            });
+        }
+    }
+
+    /** Master: stores the confirm offset (see class comment) and releases the sends it satisfies. */
+    private void refreshConfirmOffset() {
+        MessageStore messages = store.store();
+        boolean followsMax = syncStateSet.local().size() <= 1 || !config.allAckInSyncStateSet();
+        long confirmOffset = followsMax ? messages.getCommitLogMaxOffset() : computeConfirmOffset();
+        messages.setConfirmOffset(confirmOffset);
+        waiters.release(this::isReplicated);
+    }
+
+    /**
+     * RocketMQ's computeConfirmOffset: the lowest acknowledgement (above 0) of the set's members, at most the max
+     * offset; the stored value unchanged while a member other than this broker has no link.
+     */
+    private long computeConfirmOffset() {
+        MessageStore messages = store.store();
+        Set<Long> members = syncStateSet.effective();
+        for (long member : members) {
+            if (member != localBrokerId && !hasLink(member)) {
+                return messages.confirmOffset();
+            }
+        }
+        long confirmOffset = messages.getCommitLogMaxOffset();
+        for (MasterLink link : links) {
+            if (members.contains(link.slaveId()) && link.ackOffset() > 0) {
+                confirmOffset = Math.min(confirmOffset, link.ackOffset());
+            }
+        }
+        return confirmOffset;
+    }
+
+    /** Whether a message ending at {@code endOffset} has the replicas a send waits for. */
+    private boolean isReplicated(long endOffset) {
+        if (config.allAckInSyncStateSet()) {
+            Set<Long> members = syncStateSet.effective();
+            if (members.size() <= 1) {
+                return true;
+            }
+            Set<Long> acked = ackedSlaves(endOffset, members);
+            return 1 + acked.size() >= members.size();
+        }
+        if (config.inSyncReplicas() <= 1) {
+            return true;
+        }
+        return 1 + ackedSlaves(endOffset, null).size() >= config.inSyncReplicas();
+    }
+
+    /** Distinct slave ids (members only, unless {@code members} is null) that acknowledged {@code endOffset}. */
+    private Set<Long> ackedSlaves(long endOffset, Set<Long> members) {
+        Set<Long> acked = new HashSet<>();
+        for (MasterLink link : links) {
+            long slaveId = link.slaveId();
+            if (slaveId != localBrokerId && link.ackOffset() >= endOffset
+                && (members == null || members.contains(slaveId))) {
+                acked.add(slaveId);
+            }
+        }
+        return acked;
+    }
+
+    private void maybeExpand(long slaveId, long ackOffset, long nowMs) {
+        EpochEntry current = epochs.lastEntry();
+        if (current == null) {
+            return;
+        }
+        syncStateSet.expand(slaveId, ackOffset, confirmOffset(), current.startOffset(), nowMs)
+            .ifPresent(proposal -> {
+                log.info("slave {} caught up at {} (confirm offset {}, epoch {} from {}): proposing SyncStateSet {}",
+                    slaveId, ackOffset, confirmOffset(), current.epoch(), current.startOffset(), proposal);
+                propose(proposal);
+            });
+    }
+
+    private void propose(Set<Long> proposal) {
+        context.runOnContext(ignored -> {
+            try {
+                proposer.accept(proposal);
+            } catch (RuntimeException e) {
+                log.error("SyncStateSet proposal {} failed in the broker's handler", proposal, e);
+            }
+        });
+    }
+
+    private boolean hasLink(long slaveId) {
+        for (MasterLink link : links) {
+            if (link.slaveId() == slaveId) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private void closeLinks(String reason) {
+        List<MasterLink> closing = links;
+        links = List.of();
+        closing.forEach(link -> link.close(reason));
+    }
+
+    /** Writer thread: drops entries from {@code epoch} on and appends (epoch, max offset); the start offset. */
+    private long appendEpoch(int epoch) {
+        if (epochs.lastEpoch() >= epoch) {
+            epochs.truncateSuffixFromEpoch(epoch);
+        }
+        long start = store.store().getCommitLogMaxOffset();
+        if (!epochs.append(epoch, start)) {
+            log.info("epoch {} at {} merged into {}: nothing was written since it began", epoch, start,
+                epochs.lastEntry());
+        }
+        return start;
+    }
+
+    private <T> Future<T> refuseOlder(int masterEpoch, String what) {
+        int last = epochs.lastEpoch();
+        if (masterEpoch < last) {
+            return Future.failedFuture(new IllegalStateException("cannot become " + what + " of epoch " + masterEpoch
+                + ": below the last epoch " + last + " in " + epochs.path()));
+        }
+        return null;
+    }
+
+    private List<Map<String, Object>> slaveViews(long maxOffset) {
+        Set<Long> members = syncStateSet.local();
+        List<Map<String, Object>> slaves = new ArrayList<>();
+        for (MasterLink link : links) {
+            Map<String, Object> slave = new LinkedHashMap<>();
+            slave.put("brokerId", link.slaveId());
+            slave.put("address", link.address());
+            slave.put("state", link.state() == AutoSwitchFrames.TRANSFER ? "TRANSFER" : "HANDSHAKE");
+            slave.put("ackOffset", link.ackOffset());
+            slave.put("behindBytes", link.ackOffset() < 0 ? maxOffset : Math.max(0, maxOffset - link.ackOffset()));
+            slave.put("inSyncStateSet", members.contains(link.slaveId()));
+            slave.put("asyncLearner", link.isAsyncLearner());
+            slave.put("lastCaughtUpTimestamp", syncStateSet.lastCaughtUpMs(link.slaveId()));
+            slaves.add(slave);
+        }
+        return slaves;
+    }
+
+    private int pendingSyncSends() {
+        return waiters.size();
+    }
+
+    private void runOnContext(Runnable task) {
+        if (Vertx.currentContext() == context) {
+            task.run();
+        } else {
+            context.runOnContext(ignored -> task.run());
+        }
+    }
+
+    private <T> Future<T> onContext(Supplier<Future<T>> task) {
+        if (Vertx.currentContext() == context) {
+            return run(task);
+        }
+        Promise<T> promise = Promise.promise();
+        context.runOnContext(ignored -> run(task).onComplete(promise));
+        return promise.future();
+    }
+
+    private static <T> Future<T> run(Supplier<Future<T>> task) {
+        try {
+            return task.get();
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+}
