@@ -6,7 +6,6 @@ import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
-import io.vertx.core.net.NetSocket;
 import io.vrmq.broker.ha.HaConfig;
 import io.vrmq.broker.ha.SlaveAck;
 import io.vrmq.broker.store.StoreAccess;
@@ -17,8 +16,6 @@ import io.vrmq.store.epoch.EpochFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,7 +41,7 @@ import java.util.function.Supplier;
  * {@link #status} ...) may be called from any thread. Store work runs on StoreAccess's writer thread, reads on its
  * reader pool. The writer thread only pokes the service after appends.
  */
-public final class AutoSwitchHaService implements MasterLink.Events {
+public final class AutoSwitchHaService {
     /** The role the controller last gave this broker. */
     public enum Role { NONE, MASTER, SLAVE }
 
@@ -58,16 +55,12 @@ public final class AutoSwitchHaService implements MasterLink.Events {
     private final HaConfig ha;
     private final AutoSwitchConfig config;
     private final SyncStateSetTracker syncStateSet;
-    private final ReplicaAckWaiters waiters = new ReplicaAckWaiters();
+    private final MasterReplicas master;
     private final SlaveFollower follower;
     private final AtomicBoolean isWakePending = new AtomicBoolean();
-    private volatile List<MasterLink> links = List.of();
     private volatile Role role = Role.NONE;
     private volatile long localBrokerId = -1;
     private volatile int roleEpoch = -1;
-    private volatile Consumer<Set<Long>> proposer = proposal -> {
-    };
-    private volatile boolean isClosed;
     private NetServer server;
     private long timerId = -1;
 
@@ -81,6 +74,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
         this.ha = ha;
         this.config = config;
         this.syncStateSet = new SyncStateSetTracker(ha.haSendHeartbeatIntervalMs());
+        this.master = new MasterReplicas(context, store, epochs, ha, config, syncStateSet);
         this.follower = new SlaveFollower(vertx, store, epochs, ha, config);
         store.onAppended(this::onAppended);
         store.store().setMinOffsetListener(epochs::truncatePrefixBelow);
@@ -93,7 +87,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
     public Future<Integer> listen(String host, int port) {
         return onContext(() -> {
             server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true));
-            server.connectHandler(this::accept);
+            server.connectHandler(master::accept);
             return server.listen(port, host).map(bound -> {
                 log.info("controller-mode replication (HA) listening on {}:{}", host, bound.actualPort());
                 return bound.actualPort();
@@ -119,16 +113,17 @@ public final class AutoSwitchHaService implements MasterLink.Events {
             if (role == Role.MASTER && localBrokerId == brokerId) {
                 return store.afterQueuedWrites(() -> appendEpoch(masterEpoch)).map(start -> {
                     roleEpoch = masterEpoch;
-                    refreshConfirmOffset();
+                    master.refreshConfirmOffset();
                     log.info("still master (broker id {}), now of epoch {}; epochs {}", brokerId, masterEpoch,
                         epochs.entries());
                     return null;
                 });
             }
             follower.stop();
-            closeLinks("this broker becomes master");
+            master.deactivate("this broker becomes master");
+            role = Role.NONE;
             localBrokerId = brokerId;
-            long confirmOffset = computeConfirmOffset();
+            long confirmOffset = master.computeConfirmOffset(brokerId);
             return store.afterQueuedWrites(() -> {
                 MessageStore messages = store.store();
                 messages.setConfirmOffset(confirmOffset);
@@ -139,7 +134,8 @@ public final class AutoSwitchHaService implements MasterLink.Events {
             }).map(start -> {
                 role = Role.MASTER;
                 roleEpoch = masterEpoch;
-                refreshConfirmOffset();
+                master.activate(brokerId);   // slaves are accepted once the epoch is recorded and appends flow
+                master.refreshConfirmOffset();
                 log.info("master (broker id {}) of epoch {} from offset {}; SyncStateSet {} (epoch {}); epochs {}",
                     brokerId, masterEpoch, start, syncStateSet.local(), syncStateSet.epoch(), epochs.entries());
                 return null;
@@ -166,8 +162,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
                 return Future.succeededFuture();
             }
             follower.stop();
-            closeLinks("this broker becomes a slave");
-            waiters.endAll(SlaveAck.NOT_AVAILABLE);
+            master.deactivate("this broker becomes a slave");
             role = Role.SLAVE;
             localBrokerId = brokerId;
             roleEpoch = masterEpoch;
@@ -202,7 +197,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
      * hands the answer to {@link #setSyncStateSet}. Set once.
      */
     public void onSyncStateSetProposal(Consumer<Set<Long>> proposalHandler) {
-        this.proposer = Objects.requireNonNull(proposalHandler, "proposalHandler");
+        master.setProposer(Objects.requireNonNull(proposalHandler, "proposalHandler"));
     }
 
     /**
@@ -214,13 +209,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
         if (role != Role.MASTER) {
             return syncStateSet.local();
         }
-        Set<Long> live = new HashSet<>();
-        for (MasterLink link : links) {
-            if (link.slaveId() >= 0) {
-                live.add(link.slaveId());
-            }
-        }
-        return syncStateSet.shrink(live, localBrokerId, System.currentTimeMillis(),
+        return syncStateSet.shrink(master.linkedSlaveIds(), localBrokerId, System.currentTimeMillis(),
             config.haMaxTimeSlaveNotCatchupMs());
     }
 
@@ -228,7 +217,7 @@ public final class AutoSwitchHaService implements MasterLink.Events {
     public void setSyncStateSet(Set<Long> ids, int syncStateSetEpoch) {
         runOnContext(() -> {
             if (syncStateSet.adopt(ids, syncStateSetEpoch) && role == Role.MASTER) {
-                refreshConfirmOffset();
+                master.refreshConfirmOffset();
             }
         });
     }
@@ -254,27 +243,13 @@ public final class AutoSwitchHaService implements MasterLink.Events {
      * replicas (the master included) have it; TIMEOUT after slaveTimeout; NOT_AVAILABLE when not master.
      */
     public Future<SlaveAck> awaitReplicas(long endOffset) {
-        return onContext(() -> {
-            if (role != Role.MASTER) {
-                return Future.succeededFuture(SlaveAck.NOT_AVAILABLE);
-            }
-            if (!hasEnoughInSyncReplicas()) {
-                return Future.succeededFuture(SlaveAck.IN_SYNC_REPLICAS_NOT_ENOUGH);
-            }
-            if (isReplicated(endOffset)) {
-                return Future.succeededFuture(SlaveAck.OK);
-            }
-            return waiters.await(endOffset, System.currentTimeMillis() + ha.slaveTimeoutMs());
-        });
+        return onContext(() -> role == Role.MASTER ? master.awaitReplicas(endOffset)
+            : Future.succeededFuture(SlaveAck.NOT_AVAILABLE));
     }
 
     /** The confirm offset (see class comment). Any thread. */
     public long confirmOffset() {
-        MessageStore messages = store.store();
-        if (role == Role.MASTER && (syncStateSet.local().size() <= 1 || !config.allAckInSyncStateSet())) {
-            return messages.getCommitLogMaxOffset();
-        }
-        return messages.confirmOffset();
+        return role == Role.MASTER ? master.confirmOffset() : store.store().confirmOffset();
     }
 
     public List<EpochEntry> epochEntries() {
@@ -317,8 +292,8 @@ public final class AutoSwitchHaService implements MasterLink.Events {
         status.put("syncStateSetEpoch", syncStateSet.epoch());
         status.put("proposedSyncStateSet", syncStateSet.proposed());
         if (role == Role.MASTER) {
-            status.put("slaves", slaveViews(messages.getCommitLogMaxOffset()));
-            status.put("pendingSyncSends", pendingSyncSends());
+            status.put("slaves", master.slaveViews());
+            status.put("pendingSyncSends", master.pendingSyncSends());
         } else if (role == Role.SLAVE) {
             status.put("masterHaAddress", follower.target());
             status.put("linkState", follower.stateName());
@@ -339,206 +314,39 @@ public final class AutoSwitchHaService implements MasterLink.Events {
                 messages.stats().commitLogFlushedOffset());
             return new HaRuntimeInfoBody(false, 0, 0, List.of(), client);
         }
-        Set<Long> members = syncStateSet.local();
-        List<HaRuntimeInfoBody.HaConnectionInfo> connections = new ArrayList<>();
-        for (MasterLink link : links) {
-            connections.add(new HaRuntimeInfoBody.HaConnectionInfo(link.address(), link.ackOffset(),
-                maxOffset - link.ackOffset(), members.contains(link.slaveId()), link.transferredBytesPerSecond(),
-                link.nextTransferOffset()));
-        }
-        return new HaRuntimeInfoBody(true, maxOffset, members.size() - 1, connections,
-            HaRuntimeInfoBody.HaClientInfo.NONE);
+        return new HaRuntimeInfoBody(true, maxOffset, syncStateSet.local().size() - 1,
+            master.connectionInfos(maxOffset), HaRuntimeInfoBody.HaClientInfo.NONE);
     }
 
     /** Stops everything: links, follower, port; waiting sends end NOT_AVAILABLE. The store stays open. */
     public Future<Void> close() {
         return onContext(() -> {
-            isClosed = true;
             vertx.cancelTimer(timerId);
             store.onAppended(maxOffset -> {
             });
-            waiters.endAll(SlaveAck.NOT_AVAILABLE);
-            closeLinks("broker stopping");
+            master.deactivate("broker stopping");
             Future<Void> followerClosed = follower.close();
             Future<Void> serverClosed = server == null ? Future.succeededFuture() : server.close();
             return Future.all(followerClosed, serverClosed).mapEmpty();
         });
     }
 
-    // ---------------------------------------------------------------- MasterLink.Events (service context)
-
-    @Override
-    public void onAck(MasterLink link, long ackOffset) {
-        if (role != Role.MASTER || link.slaveId() < 0) {
-            return;
-        }
-        long slaveId = link.slaveId();
-        if (!link.isAsyncLearner() && ackOffset >= link.lastMasterMaxOffset()) {
-            long nowMs = System.currentTimeMillis();
-            long maxOffset = store.store().getCommitLogMaxOffset();
-            syncStateSet.caughtUp(slaveId, maxOffset == ackOffset ? nowMs : link.lastTransferTimeMs());
-            maybeExpand(slaveId, ackOffset, nowMs);
-        }
-        if (syncStateSet.effective().contains(slaveId)) {
-            refreshConfirmOffset();
-        } else {
-            waiters.release(this::isReplicated);
-        }
-    }
-
-    @Override
-    public void onNothingToSend(MasterLink link, long nowMs) {
-        if (role == Role.MASTER && link.slaveId() >= 0) {
-            syncStateSet.caughtUp(link.slaveId(), nowMs);
-        }
-    }
-
-    @Override
-    public void onClosed(MasterLink link) {
-        List<MasterLink> current = links;
-        if (!current.contains(link)) {
-            return;   // already dropped by a role change
-        }
-        List<MasterLink> remaining = new ArrayList<>(current);
-        remaining.remove(link);
-        links = List.copyOf(remaining);
-        if (role == Role.MASTER && !isClosed && link.slaveId() >= 0 && !hasLink(link.slaveId())) {
-            syncStateSet.dropOnDisconnect(link.slaveId(), System.currentTimeMillis()).ifPresent(this::propose);
-        }
-    }
-
     // ---------------------------------------------------------------- internals (service context)
-
-    private void accept(NetSocket socket) {
-        if (role != Role.MASTER || isClosed) {
-            log.info("HA link from {} refused: this broker is not master (role {})", socket.remoteAddress(), role);
-            socket.close();
-            return;
-        }
-        MasterLink link = new MasterLink(this, socket, store, epochs, ha, System.currentTimeMillis());
-        List<MasterLink> grown = new ArrayList<>(links);
-        grown.add(link);
-        links = List.copyOf(grown);
-        link.start();
-    }
 
     private void tick() {
         long nowMs = System.currentTimeMillis();
-        for (MasterLink link : links) {
-            link.tick(nowMs);
-        }
-        waiters.expire(nowMs);
+        master.tick(nowMs);
         follower.tick(nowMs);
     }
 
     /** Writer thread, after every append: one hop to the context however many appends come meanwhile. */
     private void onAppended(long maxOffset) {
-        if (role == Role.MASTER && isWakePending.compareAndSet(false, true)) {
+        if (master.isActive() && isWakePending.compareAndSet(false, true)) {
             context.runOnContext(ignored -> {
                 isWakePending.set(false);
-                if (role == Role.MASTER) {
-                    refreshConfirmOffset();
-                    links.forEach(MasterLink::wake);
-                }
+                master.onAppended();
             });
         }
-    }
-
-    /** Master: stores the confirm offset (see class comment) and releases the sends it satisfies. */
-    private void refreshConfirmOffset() {
-        MessageStore messages = store.store();
-        boolean followsMax = syncStateSet.local().size() <= 1 || !config.allAckInSyncStateSet();
-        long confirmOffset = followsMax ? messages.getCommitLogMaxOffset() : computeConfirmOffset();
-        messages.setConfirmOffset(confirmOffset);
-        waiters.release(this::isReplicated);
-    }
-
-    /**
-     * RocketMQ's computeConfirmOffset: the lowest acknowledgement (above 0) of the set's members, at most the max
-     * offset; the stored value unchanged while a member other than this broker has no link.
-     */
-    private long computeConfirmOffset() {
-        MessageStore messages = store.store();
-        Set<Long> members = syncStateSet.effective();
-        for (long member : members) {
-            if (member != localBrokerId && !hasLink(member)) {
-                return messages.confirmOffset();
-            }
-        }
-        long confirmOffset = messages.getCommitLogMaxOffset();
-        for (MasterLink link : links) {
-            if (members.contains(link.slaveId()) && link.ackOffset() > 0) {
-                confirmOffset = Math.min(confirmOffset, link.ackOffset());
-            }
-        }
-        return confirmOffset;
-    }
-
-    /** Whether a message ending at {@code endOffset} has the replicas a send waits for. */
-    private boolean isReplicated(long endOffset) {
-        if (config.allAckInSyncStateSet()) {
-            Set<Long> members = syncStateSet.effective();
-            if (members.size() <= 1) {
-                return true;
-            }
-            Set<Long> acked = ackedSlaves(endOffset, members);
-            return 1 + acked.size() >= members.size();
-        }
-        if (config.inSyncReplicas() <= 1) {
-            return true;
-        }
-        return 1 + ackedSlaves(endOffset, null).size() >= config.inSyncReplicas();
-    }
-
-    /** Distinct slave ids (members only, unless {@code members} is null) that acknowledged {@code endOffset}. */
-    private Set<Long> ackedSlaves(long endOffset, Set<Long> members) {
-        Set<Long> acked = new HashSet<>();
-        for (MasterLink link : links) {
-            long slaveId = link.slaveId();
-            if (slaveId != localBrokerId && link.ackOffset() >= endOffset
-                && (members == null || members.contains(slaveId))) {
-                acked.add(slaveId);
-            }
-        }
-        return acked;
-    }
-
-    private void maybeExpand(long slaveId, long ackOffset, long nowMs) {
-        EpochEntry current = epochs.lastEntry();
-        if (current == null) {
-            return;
-        }
-        syncStateSet.expand(slaveId, ackOffset, confirmOffset(), current.startOffset(), nowMs)
-            .ifPresent(proposal -> {
-                log.info("slave {} caught up at {} (confirm offset {}, epoch {} from {}): proposing SyncStateSet {}",
-                    slaveId, ackOffset, confirmOffset(), current.epoch(), current.startOffset(), proposal);
-                propose(proposal);
-            });
-    }
-
-    private void propose(Set<Long> proposal) {
-        context.runOnContext(ignored -> {
-            try {
-                proposer.accept(proposal);
-            } catch (RuntimeException e) {
-                log.error("SyncStateSet proposal {} failed in the broker's handler", proposal, e);
-            }
-        });
-    }
-
-    private boolean hasLink(long slaveId) {
-        for (MasterLink link : links) {
-            if (link.slaveId() == slaveId) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void closeLinks(String reason) {
-        List<MasterLink> closing = links;
-        links = List.of();
-        closing.forEach(link -> link.close(reason));
     }
 
     /** Writer thread: drops entries from {@code epoch} on and appends (epoch, max offset); the start offset. */
@@ -561,28 +369,6 @@ public final class AutoSwitchHaService implements MasterLink.Events {
                 + ": below the last epoch " + last + " in " + epochs.path()));
         }
         return null;
-    }
-
-    private List<Map<String, Object>> slaveViews(long maxOffset) {
-        Set<Long> members = syncStateSet.local();
-        List<Map<String, Object>> slaves = new ArrayList<>();
-        for (MasterLink link : links) {
-            Map<String, Object> slave = new LinkedHashMap<>();
-            slave.put("brokerId", link.slaveId());
-            slave.put("address", link.address());
-            slave.put("state", link.state() == AutoSwitchFrames.TRANSFER ? "TRANSFER" : "HANDSHAKE");
-            slave.put("ackOffset", link.ackOffset());
-            slave.put("behindBytes", link.ackOffset() < 0 ? maxOffset : Math.max(0, maxOffset - link.ackOffset()));
-            slave.put("inSyncStateSet", members.contains(link.slaveId()));
-            slave.put("asyncLearner", link.isAsyncLearner());
-            slave.put("lastCaughtUpTimestamp", syncStateSet.lastCaughtUpMs(link.slaveId()));
-            slaves.add(slave);
-        }
-        return slaves;
-    }
-
-    private int pendingSyncSends() {
-        return waiters.size();
     }
 
     private void runOnContext(Runnable task) {

@@ -150,12 +150,21 @@ final class MasterLink {
         pump();
     }
 
-    void close(String reason) {
+    /** @param isFault a broken or silent link (WARN) rather than a planned close (INFO) */
+    void close(String reason, boolean isFault) {
         if (!isClosed) {
             isClosed = true;
-            log.warn("slave link {} (broker id {}) closed: {}", address, slaveId, reason);
+            if (isFault) {
+                log.warn("slave link {} (broker id {}) closed: {}", address, slaveId, reason);
+            } else {
+                log.info("slave link {} (broker id {}) closed: {}", address, slaveId, reason);
+            }
             socket.close();
         }
+    }
+
+    private void close(String reason) {
+        close(reason, true);
     }
 
     private void onBytes(Buffer bytes) {

@@ -96,7 +96,7 @@ final class SlaveFollower {
     void stop() {
         isRunning = false;
         target = null;
-        disconnect("stopped following");
+        close("stopped following", false);
     }
 
     Future<Void> close() {
@@ -111,7 +111,7 @@ final class SlaveFollower {
             return;
         }
         target = masterHaAddress;
-        disconnect("master HA address is now " + masterHaAddress);
+        close("master HA address is now " + masterHaAddress, false);
         nextConnectMs = 0;
         tick(System.currentTimeMillis());
     }
@@ -391,8 +391,17 @@ final class SlaveFollower {
     }
 
     private void disconnect(String reason) {
+        close(reason, true);
+    }
+
+    /** @param isFault a broken or silent link (WARN) rather than a planned close (INFO) */
+    private void close(String reason, boolean isFault) {
         if (socket != null) {
-            log.warn("link to master HA {} closed: {}", target, reason);
+            if (isFault) {
+                log.warn("link to master HA {} closed: {}", target, reason);
+            } else {
+                log.info("link to master HA closed: {}", reason);
+            }
             generation++;
             socket.close();
             socket = null;
