@@ -98,10 +98,10 @@ public final class AutoSwitchHaService {
     /**
      * Becomes master of {@code masterEpoch} with the controller's SyncStateSet. Refused (failed future) when the
      * epoch is below the last one in the epoch file. A broker already master under the same id only records the new
-     * epoch. Otherwise: slave links and the follower are dropped; the confirm offset is computed; epoch entries from
-     * {@code masterEpoch} on are dropped and (masterEpoch, max offset) appended; the store switches to own appends
-     * (after its dispatcher caught up) and its dispatch gate is set for the master role. A torn tail cannot exist (the
-     * store never publishes part of a record), so there is nothing to truncate.
+     * epoch. Otherwise: slave links and the follower are dropped; the confirm offset is computed; (masterEpoch, max
+     * offset) is appended to the epoch file (kept as it is if masterEpoch is already its last); the store switches
+     * to own appends (after its dispatcher caught up) and its dispatch gate is set for the master role. A torn tail
+     * cannot exist (the store never publishes part of a record), so there is nothing to truncate.
      */
     public Future<Void> changeToMaster(long brokerId, int masterEpoch, SyncStateSetBody syncStateSetBody) {
         return onContext(() -> {
@@ -349,10 +349,18 @@ public final class AutoSwitchHaService {
         }
     }
 
-    /** Writer thread: drops entries from {@code epoch} on and appends (epoch, max offset); the start offset. */
+    /**
+     * Writer thread: records that this broker writes {@code epoch} from the max offset on; returns the epoch's start.
+     * An epoch already last in the file is kept as it is: the controller gives a new master a new epoch, so the same
+     * epoch means this master goes on (RocketMQ drops and re-appends it at the current max offset, which relabels
+     * the records it already wrote in that epoch and leaves a slave holding the original start with no epoch in
+     * common). An older epoch cannot reach here (refused first).
+     */
     private long appendEpoch(int epoch) {
-        if (epochs.lastEpoch() >= epoch) {
-            epochs.truncateSuffixFromEpoch(epoch);
+        EpochEntry last = epochs.lastEntry();
+        if (last != null && last.epoch() == epoch) {
+            log.info("epoch {} already recorded from {}: kept", epoch, last.startOffset());
+            return last.startOffset();
         }
         long start = store.store().getCommitLogMaxOffset();
         if (!epochs.append(epoch, start)) {

@@ -266,6 +266,19 @@ class AutoSwitchReplicationIT {
     }
 
     @Test
+    void aMasterRestartedInTheSameEpochKeepsItsEpochStart(@TempDir Path a) {
+        AutoSwitchNode first = node(a);
+        first.service.changeToMaster(1, 4, set(1, 1L)).await();
+        first.appendMany(0, 30);
+        nodes.remove(first);
+        first.close();
+        AutoSwitchNode again = node(a);
+        again.service.changeToMaster(1, 4, set(1, 1L)).await();
+        assertEquals(List.of(EpochEntry.open(4, 0)), again.epochs.entries(), "not relabelled from the max offset");
+        again.appendMany(30, 5);
+    }
+
+    @Test
     void anEpochBelowTheLastInTheEpochFileIsRefused(@TempDir Path a) {
         AutoSwitchNode node = node(a);
         node.service.changeToMaster(1, 5, set(1, 1L)).await();
