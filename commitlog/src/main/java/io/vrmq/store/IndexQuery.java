@@ -9,10 +9,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A key query: index candidates, each re-read from the CommitLog and kept only if it is intact and really carries
- * the key (hash collisions, and entries left pointing past a truncated tail, are dropped). Any thread.
+ * A key query: index candidates, each re-read from the CommitLog and kept only if it is intact, really carries the
+ * key and was stored within the asked time range (hash collisions, entries left pointing past a truncated tail, and
+ * entries of a truncated record whose offset another record took since, are dropped). Any thread.
  */
 final class IndexQuery {
+    private static final long INDEX_TIME_TOLERANCE_MS = 999;
     private final CommitLog commitLog;
     private final IndexService index;
 
@@ -28,11 +30,19 @@ final class IndexQuery {
                 break;
             }
             ByteBuffer record = commitLog.readRecord(offset);
-            if (record != null && carriesKey(record, topic, key)) {
+            if (record != null && carriesKey(record, topic, key)
+                    && isStoredWithin(record, beginTimestampMs, endTimestampMs)) {
                 found.add(new FoundMessage(RecordReader.queueOffset(record, 0), offset, 0, record));
             }
         }
         return found;
+    }
+
+    /** The index keeps whole seconds: the same 999 ms tolerance as its own time filter. */
+    private static boolean isStoredWithin(ByteBuffer record, long beginTimestampMs, long endTimestampMs) {
+        long storeTimestamp = RecordReader.storeTimestamp(record, 0);
+        return storeTimestamp + INDEX_TIME_TOLERANCE_MS >= beginTimestampMs
+                && storeTimestamp - INDEX_TIME_TOLERANCE_MS <= endTimestampMs;   // no overflow at Long.MAX_VALUE
     }
 
     private static boolean carriesKey(ByteBuffer record, String topic, String key) {

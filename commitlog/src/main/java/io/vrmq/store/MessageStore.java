@@ -12,6 +12,7 @@ import io.vrmq.store.segment.SegmentedLog;
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +36,12 @@ import org.slf4j.LoggerFactory;
  * <p>Replication (RocketMQ's HA): a master's broker streams {@link #readCommitLog} chunks; a replica's broker writes
  * them with {@link #appendReplicated}. An open store takes either its own appends or replicated bytes, whichever
  * comes first; reopening forgets it.
+ *
+ * <p>Controller mode (RocketMQ's AutoSwitchHAService) adds: explicit switches between the two kinds of writer when
+ * the broker's role changes ({@link #switchToReplica}, {@link #switchToOwnAppends}); {@link #truncateTo} to cut the
+ * log back to the point a new master agrees with; and the confirm offset, below which every in-sync replica has
+ * every byte, with a gate that keeps ConsumeQueues (what consumers see) below it
+ * ({@link #setDispatchGatedByConfirmOffset}). The confirm offset is kept in the checkpoint.
  */
 public final class MessageStore implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(MessageStore.class);
@@ -52,6 +59,7 @@ public final class MessageStore implements AutoCloseable {
     private final ReplicaWriter replicaWriter;
     private final PageCacheEstimate pageCache;
     private final ConcurrentSkipListMap<Long, DamagedRange> damaged;
+    private final ControllerWrites controllerWrites;
     private final RecoveryReport recoveryReport;
     private volatile boolean closed;
 
@@ -73,6 +81,8 @@ public final class MessageStore implements AutoCloseable {
         this.writer = new StoreWriter(config, commitLog, recovered.queueOffsets(), dispatcher, services.flusher(),
                 services.retention(), options.clock(), gate);
         this.replicaWriter = new ReplicaWriter(config, commitLog, dispatcher, services.retention(), gate);
+        this.controllerWrites = new ControllerWrites(config, commitLog, queues, index, dispatcher, services, gate,
+                replicaWriter, recovered.queueOffsets(), damaged);
     }
 
     /** Opens with the system clock, the real disk and RocketMQ's tagsCode rule. */
@@ -99,7 +109,7 @@ public final class MessageStore implements AutoCloseable {
             CommitLog commitLog = new CommitLog(segments, HostAddress.of(config.storeHost()), outcome.endOffset(),
                     () -> options.disk().usableBytes(config.storePathRootDir()));
             QueueRecovery.Result recovered = QueueRecovery.recover(commitLog, queues, index, checkpoint, outcome, clean,
-                    options.tagsCodes());
+                    options.tagsCodes(), options.dispatchGatedByConfirmOffset());
             MessageStore store = new MessageStore(config, options, files, checkpoint, commitLog, queues, index,
                     recovered);
             store.services.start();
@@ -145,6 +155,90 @@ public final class MessageStore implements AutoCloseable {
      */
     public long appendReplicated(long offset, ByteBuffer bytes) {
         return replicaWriter.appendReplicated(offset, bytes);
+    }
+
+    // ---------------------------------------------------------------- controller mode (writer thread unless noted)
+
+    /**
+     * Drops every CommitLog byte at or after {@code offset} and everything built from it, and returns the new max
+     * offset ({@code offset}). Writer thread (it takes the single-writer gate).
+     * <ul>
+     * <li>The segment holding {@code offset} is zeroed from there, later segments are deleted; readers stop below
+     * {@code offset} first.</li>
+     * <li>ConsumeQueue entries of records at or after it are removed (their bytes zeroed); the queue offsets the writer
+     * hands out continue right after the last kept entry; the dispatcher continues from {@code offset}; index entries
+     * pointing beyond stay but queries re-check each record (offset, key and store time), and new records there are
+     * indexed again.</li>
+     * <li>The flushed offset and the confirm offset drop to {@code offset}; a checkpoint is written before this
+     * returns, so reopening (cleanly or after a crash) recovers exactly the truncated state.</li>
+     * <li>A partly received replicated record is dropped: replication continues at the new max offset.</li>
+     * </ul>
+     * An offset at or past the max offset changes nothing (RocketMQ's rule). Throws IllegalArgumentException when
+     * {@code offset} is below the min offset or not a record boundary (a record's, a segment filler's or a segment's
+     * start), IllegalStateException when the store is closed.
+     */
+    public long truncateTo(long offset) {
+        return controllerWrites.truncateTo(offset);
+    }
+
+    /**
+     * From now on this store takes replicated bytes ({@link #appendReplicated}) and refuses own appends, starting at
+     * the max offset (a partly received record is dropped). Writer thread.
+     */
+    public void switchToReplica() {
+        controllerWrites.switchToReplica();
+    }
+
+    /**
+     * From now on this store takes its own appends and refuses replicated bytes. Waits (up to
+     * {@code ControllerWrites.DISPATCH_CATCH_UP_WAIT_MS}, 10 s) for the dispatcher to reach its limit, then recomputes the queue offsets the
+     * writer hands out from the ConsumeQueues and the records not yet dispatched (so records held back by the
+     * confirm-offset gate keep their offsets). Writer thread.
+     */
+    public void switchToOwnAppends() {
+        controllerWrites.switchToOwnAppends();
+    }
+
+    /** The confirm offset (RocketMQ's confirmOffset): every in-sync replica has every byte below it. Any thread. */
+    public long confirmOffset() {
+        return dispatcher.confirmOffset();
+    }
+
+    /**
+     * Sets the confirm offset (a master computes it from its in-sync replicas' acknowledgements, a slave takes the
+     * master's, capped at its own max offset). Kept in the checkpoint at the next flush of ConsumeQueues. Any thread.
+     */
+    public void setConfirmOffset(long offset) {
+        if (offset < 0) {
+            throw new IllegalArgumentException("confirm offset " + offset + " < 0");
+        }
+        dispatcher.setConfirmOffset(offset);
+    }
+
+    /**
+     * While on, ConsumeQueue and index entries are built only for records ending at or below min(max offset,
+     * confirm offset), so consumers never see a record that is not on every in-sync replica (RocketMQ's reput with
+     * readUnCommitted=false). Entries already built stay. Any thread.
+     */
+    public void setDispatchGatedByConfirmOffset(boolean gated) {
+        dispatcher.setGated(gated);
+    }
+
+    public boolean isDispatchGatedByConfirmOffset() {
+        return dispatcher.isGated();
+    }
+
+    /** CommitLog offset below which every record has its ConsumeQueue and index entries. Any thread. */
+    public long dispatchedOffset() {
+        return dispatcher.dispatchedOffset();
+    }
+
+    /**
+     * Called with the new CommitLog min offset after retention deleted segments (on the store's scheduler thread;
+     * must not block for long). Controller mode prunes its epoch file there. One listener; set it once.
+     */
+    public void setMinOffsetListener(LongConsumer listener) {
+        services.retention().setMinOffsetListener(listener);
     }
 
     /** Forces everything appended so far, whatever the flush mode; returns the durable offset. Any thread. */

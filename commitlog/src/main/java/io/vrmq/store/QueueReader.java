@@ -1,6 +1,7 @@
 package io.vrmq.store;
 
 import io.vrmq.store.commitlog.CommitLog;
+import io.vrmq.store.format.RecordReader;
 import io.vrmq.store.queue.ConsumeQueue;
 import io.vrmq.store.queue.ConsumeQueueEntry;
 import io.vrmq.store.queue.ConsumeQueueTable;
@@ -78,7 +79,7 @@ final class QueueReader {
                 break;
             }
             ByteBuffer record = commitLog.readRecord(entry.commitLogOffset());
-            if (record == null || record.remaining() != entry.sizeBytes()) {
+            if (record == null || !isNamedRecord(record, queue, entry)) {
                 missing++;
                 logUnreadable(queue, entry);
                 continue;
@@ -90,6 +91,16 @@ final class QueueReader {
         GetMessageStatus status = !found.isEmpty() ? GetMessageStatus.FOUND
                 : filtered > 0 ? GetMessageStatus.NO_MATCHED_MESSAGE : GetMessageStatus.OFFSET_FOUND_NULL;
         return new GetMessageResult(status, next, min, max, found, totalBytes, lastOnDisk);
+    }
+
+    /**
+     * The record is the one the entry names: same size, queue and queue offset. After a truncation another record may
+     * be written at a truncated entry's commit log offset while a reader still holds that entry.
+     */
+    private static boolean isNamedRecord(ByteBuffer record, ConsumeQueue queue, ConsumeQueueEntry entry) {
+        return record.remaining() == entry.sizeBytes()
+                && RecordReader.queueOffset(record, 0) == entry.queueOffset()
+                && RecordReader.queueId(record, 0) == queue.queueId();
     }
 
     private void logUnreadable(ConsumeQueue queue, ConsumeQueueEntry entry) {

@@ -30,7 +30,7 @@ final class QueueRecovery {
     }
 
     static Result recover(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, Checkpoint checkpoint,
-                          StoreRecovery.Outcome outcome, boolean clean, TagsCodeFunction tagsCodes) {
+                          StoreRecovery.Outcome outcome, boolean clean, TagsCodeFunction tagsCodes, boolean gated) {
         long end = outcome.endOffset();
         for (ConsumeQueue queue : queues.all()) {
             queue.blankAfter(end);
@@ -45,17 +45,33 @@ final class QueueRecovery {
         long dispatchStart = rebuild ? commitLog.minOffset() : checkpointed;
         ConcurrentSkipListMap<Long, DamagedRange> damaged = new ConcurrentSkipListMap<>();
         outcome.damaged().forEach(range -> damaged.put(range.commitLogOffset(), range));
+        long confirmOffset = recoveredConfirmOffset(commitLog, checkpoint, end);
         Dispatcher dispatcher = new Dispatcher(commitLog, queues, index, tagsCodes,
-                range -> damaged.putIfAbsent(range.commitLogOffset(), range), dispatchStart);
+                range -> damaged.putIfAbsent(range.commitLogOffset(), range), dispatchStart, gated, confirmOffset);
         long redispatched = dispatcher.dispatchUpTo(end);
-        QueueOffsets queueOffsets = new QueueOffsets();
         for (ConsumeQueue queue : queues.all()) {
             queue.deleteBelow(commitLog.minOffset());
-            queueOffsets.seed(queue.topic(), queue.queueId(), queue.maxOffset());
         }
+        QueueOffsets queueOffsets = QueueOffsetsRebuild.rebuild(commitLog, queues, dispatcher.dispatchedOffset(),
+                new QueueOffsets());
         RecoveryReport report = new RecoveryReport(clean, outcome.walkedFromOffset(), end, outcome.truncatedTail(),
                 List.copyOf(damaged.values()), rebuild, redispatched);
-        log.info("store recovered: {}", report);
+        log.info("store recovered: {}; confirm offset {}{}", report, confirmOffset,
+                gated ? " (ConsumeQueues built up to it)" : "");
         return new Result(dispatcher, queueOffsets, damaged, report);
+    }
+
+    /** The checkpoint's confirm offset clamped into [min, end] (RocketMQ's correction at recovery); end if none. */
+    private static long recoveredConfirmOffset(CommitLog commitLog, Checkpoint checkpoint, long end) {
+        if (!checkpoint.existed()) {
+            return end;
+        }
+        long stored = checkpoint.confirmPhyOffset();
+        long clamped = Math.max(commitLog.minOffset(), Math.min(stored, end));
+        if (clamped != stored) {
+            log.info("checkpoint confirm offset {} outside the commit log [{}, {}]: using {}", stored,
+                    commitLog.minOffset(), end, clamped);
+        }
+        return clamped;
     }
 }

@@ -35,6 +35,11 @@ final class ReplicaWriter {
         return replicaLog.writeOffset();
     }
 
+    /** Drops a partly received record; the next bytes go at the max offset. Inside the writer gate only. */
+    void reset() {
+        replicaLog.reset();
+    }
+
     long appendReplicated(long offset, ByteBuffer bytes) {
         gate.enter();
         try {

@@ -11,6 +11,7 @@ import java.time.InstantSource;
 import java.time.ZoneId;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,8 +25,11 @@ import org.slf4j.LoggerFactory;
  * <li>Past {@code diskCriticalRatio} appends are refused with SERVICE_NOT_AVAILABLE until use drops below it.</li>
  * <li>Never the segment being written. ConsumeQueue min offsets and index files follow the CommitLog's new min.</li>
  * </ul>
- * A deleted segment's disk space returns when its mapping is released (see {@code MappedSegment}).
- * Threads: {@link #runOnce} on the store's scheduler thread (one run at a time); the flags are volatile.
+ * A deleted segment's disk space returns when its mapping is released (see {@code MappedSegment}). After a run that
+ * deleted segments, the {@link #setMinOffsetListener min-offset listener} learns the new CommitLog min offset
+ * (controller mode prunes its epoch file there).
+ * Threads: {@link #runOnce} on the store's scheduler thread (one run at a time; {@link #excluding} runs a truncation
+ * between runs); the flags are volatile.
  */
 final class RetentionService {
     /** Bounds one run so that deleting a backlog does not stall the scheduler (RocketMQ deletes up to 10). */
@@ -42,6 +46,8 @@ final class RetentionService {
     private final Set<Integer> deleteHours;
     private volatile boolean readOnly;
     private volatile double diskUsedPercent;
+    private volatile LongConsumer minOffsetListener = minOffset -> {
+    };
 
     RetentionService(StoreConfig config, CommitLog commitLog, ConsumeQueueTable queues, IndexService index,
                      DiskUsageProbe disk, InstantSource clock, ZoneId zone) {
@@ -53,6 +59,15 @@ final class RetentionService {
         this.clock = clock;
         this.zone = zone;
         this.deleteHours = config.deleteHours();
+    }
+
+    void setMinOffsetListener(LongConsumer listener) {
+        this.minOffsetListener = listener;
+    }
+
+    /** Runs {@code task} while no retention run is in progress (segments must not go while a truncation checks). */
+    synchronized void excluding(Runnable task) {
+        task.run();
     }
 
     boolean isReadOnly() {
@@ -96,8 +111,17 @@ final class RetentionService {
                 queue.deleteBelow(minOffset);
             }
             index.deleteBelow(minOffset);
+            notifyMinOffset(minOffset);
         }
         return deleted;
+    }
+
+    private void notifyMinOffset(long minOffset) {
+        try {
+            minOffsetListener.accept(minOffset);
+        } catch (RuntimeException e) {
+            log.error("min-offset listener failed at commit log min offset {}", minOffset, e);
+        }
     }
 
     private void updateReadOnly(double used) {

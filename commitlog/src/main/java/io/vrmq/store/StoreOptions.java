@@ -12,9 +12,13 @@ import java.time.ZoneId;
  * Tests pass a fixed clock, disk probe or a tiny memory size here.
  *
  * @param physicalMemoryBytes total physical memory of the machine, bytes; positive
+ * @param dispatchGatedByConfirmOffset the initial state of the confirm-offset gate (see
+ *                            {@link MessageStore#setDispatchGatedByConfirmOffset}): controller mode without
+ *                            readUnCommitted opens gated, so recovery builds ConsumeQueues only up to the confirm offset
+ *                            kept in the checkpoint. Default false (classic roles).
  */
 public record StoreOptions(InstantSource clock, ZoneId zone, DiskUsageProbe disk, TagsCodeFunction tagsCodes,
-                           long physicalMemoryBytes) {
+                           long physicalMemoryBytes, boolean dispatchGatedByConfirmOffset) {
     public StoreOptions {
         if (physicalMemoryBytes <= 0) {
             throw new IllegalArgumentException("physicalMemoryBytes " + physicalMemoryBytes + " <= 0");
@@ -23,27 +27,31 @@ public record StoreOptions(InstantSource clock, ZoneId zone, DiskUsageProbe disk
 
     public static StoreOptions defaults() {
         return new StoreOptions(InstantSource.system(), ZoneId.systemDefault(), DiskUsageProbe.fileStore(),
-                TagsCodeFunction.tagHash(), totalPhysicalMemoryBytes());
+                TagsCodeFunction.tagHash(), totalPhysicalMemoryBytes(), false);
     }
 
     public StoreOptions withClock(InstantSource newClock) {
-        return new StoreOptions(newClock, zone, disk, tagsCodes, physicalMemoryBytes);
+        return new StoreOptions(newClock, zone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
     }
 
     public StoreOptions withZone(ZoneId newZone) {
-        return new StoreOptions(clock, newZone, disk, tagsCodes, physicalMemoryBytes);
+        return new StoreOptions(clock, newZone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
     }
 
     public StoreOptions withDisk(DiskUsageProbe newDisk) {
-        return new StoreOptions(clock, zone, newDisk, tagsCodes, physicalMemoryBytes);
+        return new StoreOptions(clock, zone, newDisk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
     }
 
     public StoreOptions withTagsCodes(TagsCodeFunction newTagsCodes) {
-        return new StoreOptions(clock, zone, disk, newTagsCodes, physicalMemoryBytes);
+        return new StoreOptions(clock, zone, disk, newTagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
     }
 
     public StoreOptions withPhysicalMemoryBytes(long newPhysicalMemoryBytes) {
-        return new StoreOptions(clock, zone, disk, tagsCodes, newPhysicalMemoryBytes);
+        return new StoreOptions(clock, zone, disk, tagsCodes, newPhysicalMemoryBytes, dispatchGatedByConfirmOffset);
+    }
+
+    public StoreOptions withDispatchGatedByConfirmOffset(boolean gated) {
+        return new StoreOptions(clock, zone, disk, tagsCodes, physicalMemoryBytes, gated);
     }
 
     /**

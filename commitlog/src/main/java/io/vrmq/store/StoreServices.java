@@ -95,14 +95,23 @@ final class StoreServices {
         flushLogics();
     }
 
+    /**
+     * Runs {@code cut} (a truncation) so that no checkpoint round overlaps it, then writes a checkpoint: a round that
+     * read the dispatched offset before the cut must not record it afterwards.
+     */
+    synchronized void cutThenCheckpoint(Runnable cut) {
+        cut.run();
+        flushLogics();
+    }
+
     /** Forces ConsumeQueues and index, then records in the checkpoint how far they are complete. */
-    private void flushLogics() {
+    private synchronized void flushLogics() {
         long dispatched = dispatcher.dispatchedOffset();   // read first: everything below it is in the files we force
         for (ConsumeQueue queue : queues.all()) {
             queue.flush();
         }
         index.flush();
-        checkpoint.write(clock.millis(), commitLog.flushedOffset(), dispatched);
+        checkpoint.write(clock.millis(), commitLog.flushedOffset(), dispatched, dispatcher.confirmOffset());
     }
 
     private void schedule(Runnable task, long periodMs) {

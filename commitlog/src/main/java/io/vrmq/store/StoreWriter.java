@@ -167,7 +167,7 @@ final class StoreWriter {
     }
 
     /** Prepared and rolled-back transaction records take no queue offset (RocketMQ writes 0 and no entry). */
-    private static boolean takesQueueOffset(int sysFlag) {
+    static boolean takesQueueOffset(int sysFlag) {
         int type = sysFlag & TRANSACTION_TYPE_MASK;
         return type != TRANSACTION_PREPARED && type != TRANSACTION_ROLLBACK;
     }

@@ -11,7 +11,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * <li>no writes after {@link #stop}, which first waits for the write in progress;</li>
  * <li>one kind of writer per open store: whichever of own appends or replication comes first. A replica that took
  * an append, or a master that took replicated bytes, would have two histories in one log. Reopening forgets it: the
- * broker decides its role by configuration.</li>
+ * broker decides its role by configuration. Controller mode switches the kind explicitly
+ * ({@link MessageStore#switchToReplica}, {@link MessageStore#switchToOwnAppends}) when the broker's role changes;
+ * nothing else ever changes it once claimed.</li>
  * </ul>
  * Threads: {@link #enter}/{@link #exit} on the writer; {@link #stop} from the closing thread; the flags are volatile.
  */
@@ -43,7 +45,7 @@ final class WriteGate {
         return writer;
     }
 
-    /** Records who writes this store from now on. Inside {@link #enter}/{@link #exit} only. */
+    /** Records who writes this store from now on (a first write, or an explicit switch). Inside enter/exit only. */
     void claim(Writer kind) {
         writer = kind;
     }

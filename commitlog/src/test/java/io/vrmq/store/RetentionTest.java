@@ -3,8 +3,11 @@ package io.vrmq.store;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vrmq.store.epoch.EpochFile;
 import java.nio.file.Path;
 import java.time.ZoneOffset;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
@@ -62,6 +65,31 @@ class RetentionTest {
             used.set(80.0);
             assertEquals(1, store.runRetention());
             assertEquals(TestStores.SEGMENT_BYTES, store.getCommitLogMinOffset());
+        }
+    }
+
+    @Test
+    void theMinOffsetListenerLearnsTheNewMinOffsetAfterADeletion(@TempDir Path dir) throws Exception {
+        AtomicReference<Double> used = new AtomicReference<>(10.0);
+        StoreOptions options = StoreOptions.defaults().withDisk(root -> used.get());
+        try (MessageStore store = MessageStore.open(TestStores.config(dir), options)) {
+            List<Long> heard = new CopyOnWriteArrayList<>();
+            store.setMinOffsetListener(heard::add);
+            while (store.getCommitLogMaxOffset() < 2L * TestStores.SEGMENT_BYTES + 100) {
+                store.append(TestStores.sized("Full", 0, 900));
+            }
+            assertEquals(0, store.runRetention());
+            assertEquals(List.of(), heard, "nothing deleted, nothing heard");
+            used.set(80.0);
+            assertEquals(1, store.runRetention());
+            assertEquals(List.of((long) TestStores.SEGMENT_BYTES), heard);
+
+            EpochFile epochs = EpochFile.open(dir.resolve("epochs"));
+            epochs.append(1, 0);
+            epochs.append(2, 2L * TestStores.SEGMENT_BYTES);
+            store.setMinOffsetListener(epochs::truncatePrefixBelow);
+            assertEquals(1, store.runRetention());
+            assertEquals(2, epochs.firstEntry().epoch(), "epoch 1 ended at the new min offset: pruned");
         }
     }
 

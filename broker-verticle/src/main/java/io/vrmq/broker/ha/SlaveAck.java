@@ -7,5 +7,11 @@ public enum SlaveAck {
     /** No slave acknowledged within slaveTimeout (RocketMQ's FLUSH_SLAVE_TIMEOUT); the message is stored. */
     TIMEOUT,
     /** No slave connected, or the nearest is further behind than haMaxGapNotInSync; the message is stored. */
-    NOT_AVAILABLE
+    NOT_AVAILABLE,
+    /**
+     * Controller mode: the SyncStateSet is smaller than minInSyncReplicas (RocketMQ's IN_SYNC_REPLICAS_NOT_ENOUGH,
+     * answered with SYSTEM_ERROR "in-sync replicas not enough"). RocketMQ refuses before storing; the broker should
+     * check {@code AutoSwitchHaService.hasEnoughInSyncReplicas()} before the append.
+     */
+    IN_SYNC_REPLICAS_NOT_ENOUGH
 }

@@ -36,11 +36,13 @@ final class StoreReplies {
             case OK -> ResponseCode.SUCCESS;
             case TIMEOUT -> ResponseCode.FLUSH_SLAVE_TIMEOUT;
             case NOT_AVAILABLE -> ResponseCode.SLAVE_NOT_AVAILABLE;
+            case IN_SYNC_REPLICAS_NOT_ENOUGH -> ResponseCode.SYSTEM_ERROR;
         };
         String remark = switch (ack) {
             case OK -> null;
             case TIMEOUT -> "flush slave timeout: the message is stored on the master, no slave acknowledged it in time";
             case NOT_AVAILABLE -> "slave not available: the message is stored on the master only";
+            case IN_SYNC_REPLICAS_NOT_ENOUGH -> "in-sync replicas not enough";
         };
         return RemotingCommand.response(request, code, remark, landedAt(result, msgId, queueId, uniqKey), null);
     }

@@ -15,7 +15,8 @@ import java.nio.file.Path;
  *   8       8    logicsMsgTimestamp     wall time of the last ConsumeQueue force
  *  16       8    indexMsgTimestamp      wall time of the last index force
  *  24       8    masterFlushedOffset    CommitLog offset below which every byte was forced
- *  32       8    confirmPhyOffset       same as masterFlushedOffset (no replication yet)
+ *  32       8    confirmPhyOffset       controller mode: CommitLog offset below which every in-sync replica has
+ *                                       every byte (RocketMQ's confirm offset; the dispatch gate's limit)
  *  40       8    logicsPhysicalOffset   CommitLog offset below which every record's ConsumeQueue and index
  *                                       entries were forced: crash recovery re-dispatches from here
  * </pre>
@@ -62,17 +63,23 @@ public final class Checkpoint {
         return buffer.getLong(LOGICS_PHYSICAL_OFFSET_AT);
     }
 
+    /** The confirm offset last written (a store from before controller mode wrote its flushed offset here). */
+    public long confirmPhyOffset() {
+        return buffer.getLong(CONFIRM_PHY_OFFSET_AT);
+    }
+
     public long physicMsgTimestamp() {
         return buffer.getLong(PHYSIC_MSG_TIMESTAMP_AT);
     }
 
     /** Records a completed round of forces and forces the checkpoint itself. */
-    public synchronized void write(long nowMs, long commitLogFlushedOffset, long dispatchedFlushedOffset) {
+    public synchronized void write(long nowMs, long commitLogFlushedOffset, long dispatchedFlushedOffset,
+                                   long confirmPhyOffset) {
         buffer.putLong(PHYSIC_MSG_TIMESTAMP_AT, nowMs);
         buffer.putLong(LOGICS_MSG_TIMESTAMP_AT, nowMs);
         buffer.putLong(INDEX_MSG_TIMESTAMP_AT, nowMs);
         buffer.putLong(MASTER_FLUSHED_OFFSET_AT, commitLogFlushedOffset);
-        buffer.putLong(CONFIRM_PHY_OFFSET_AT, commitLogFlushedOffset);
+        buffer.putLong(CONFIRM_PHY_OFFSET_AT, confirmPhyOffset);
         buffer.putLong(LOGICS_PHYSICAL_OFFSET_AT, dispatchedFlushedOffset);
         buffer.force();
     }

@@ -189,6 +189,15 @@ public final class CommitLog {
         return segment.slice(position, length);
     }
 
+    /**
+     * Drops every byte at or after {@code offset}, a record boundary the caller checked: readers stop below it first
+     * (the max offset drops), then the rest of its segment is zeroed and later segments deleted. Writer only.
+     */
+    public void truncateTo(long offset) {
+        maxOffset = offset;
+        segments.truncateTo(offset);
+    }
+
     /** Store timestamp of the record at {@code commitLogOffset} (no checks: the caller knows it is a record). */
     public long storeTimestampAt(long commitLogOffset) {
         MappedSegment segment = segments.find(commitLogOffset);

@@ -66,6 +66,11 @@ public final class RecordScanner {
         return reason;
     }
 
+    /** Undoes the last RECORD or DAMAGED step: the next call examines that step's offset again. */
+    public void rewindStep() {
+        offset = stepOffset();
+    }
+
     /**
      * Moves to the next record or damaged range below {@code limitOffset}; END when there is none (yet): at the
      * limit, at zeroes in the last segment, or at a torn tail.

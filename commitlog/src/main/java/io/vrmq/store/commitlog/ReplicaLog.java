@@ -41,6 +41,15 @@ public final class ReplicaLog {
     }
 
     /**
+     * Forgets a partly received record and continues at the max offset (after a truncation or a switch of who
+     * writes the store). Writer only.
+     */
+    public void reset() {
+        pending.clear();
+        writeOffset = commitLog.maxOffset();
+    }
+
+    /**
      * Writes {@code chunk} (position to limit; its position is left alone) received at {@code offset} and returns the
      * new published max offset. {@code offset} must be the {@link #writeOffset()}, or the max offset (a resend after
      * a reconnect: the pending bytes are dropped), or on an empty log any segment start. On a bad item it publishes

@@ -12,6 +12,7 @@ import io.vrmq.store.queue.ConsumeQueueTable;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -22,8 +23,15 @@ import org.slf4j.LoggerFactory;
  * entry (as in RocketMQ). A damaged record found on the way (only possible after recovery) is reported; if its
  * header is intact its queue offset is reserved with a blank entry so it is never reused nor served.
  *
+ * <p>Confirm-offset gate (controller mode, RocketMQ's reput with {@code readUnCommitted=false}): while gated, only
+ * records that end at or below the confirm offset are dispatched, so consumers never see a record the in-sync
+ * replicas may not all have. A confirm offset inside a record (an Apache slave acknowledges raw byte counts) stops
+ * the dispatch before that record.
+ *
  * <p>Threads: {@link #dispatchUpTo} runs on the opening thread during recovery, then {@link #run} on the dispatcher
- * thread; {@link #wakeup} from the writer after each append (cheap when the dispatcher is busy).
+ * thread; {@link #wakeup} from the writer after each append (cheap when the dispatcher is busy); the gate and the
+ * confirm offset may be changed from any thread; {@link #rewindTo} from the store's writer, which it holds off the
+ * dispatcher while the log is cut.
  */
 public final class Dispatcher implements Runnable {
     private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
@@ -38,15 +46,19 @@ public final class Dispatcher implements Runnable {
     private final IndexService index;
     private final TagsCodeFunction tagsCodes;
     private final Consumer<DamagedRange> damageSink;
-    private final RecordScanner scanner;
+    /** Held for every dispatch round; {@link #rewindTo} takes it to move the scanner. */
+    private final ReentrantLock turn = new ReentrantLock();
+    private RecordScanner scanner;   // guarded by turn
     private volatile DispatchListener listener;
     private volatile long dispatchedOffset;
+    private volatile boolean isGated;
+    private volatile long confirmOffset;
     private volatile boolean running = true;
     private volatile boolean parked;
     private volatile Thread thread;
 
     public Dispatcher(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, TagsCodeFunction tagsCodes,
-                      Consumer<DamagedRange> damageSink, long startOffset) {
+                      Consumer<DamagedRange> damageSink, long startOffset, boolean isGated, long confirmOffset) {
         this.commitLog = commitLog;
         this.queues = queues;
         this.index = index;
@@ -54,6 +66,8 @@ public final class Dispatcher implements Runnable {
         this.damageSink = damageSink;
         this.scanner = new RecordScanner(commitLog.segments(), startOffset);
         this.dispatchedOffset = startOffset;
+        this.isGated = isGated;
+        this.confirmOffset = confirmOffset;
     }
 
     public void setListener(DispatchListener listener) {
@@ -65,11 +79,80 @@ public final class Dispatcher implements Runnable {
         return dispatchedOffset;
     }
 
-    /** Dispatches every record below {@code limitOffset}; returns how many records were dispatched. */
+    /** The confirm offset the gate uses (kept whether or not the gate is on). */
+    public long confirmOffset() {
+        return confirmOffset;
+    }
+
+    /** Moves the confirm offset; a raised one wakes the dispatcher. Any thread. */
+    public void setConfirmOffset(long offset) {
+        long previous = confirmOffset;
+        confirmOffset = offset;
+        if (offset > previous) {
+            wakeup();
+        }
+    }
+
+    public boolean isGated() {
+        return isGated;
+    }
+
+    /** Turns the confirm-offset gate on or off; turning it off wakes the dispatcher. Any thread. */
+    public void setGated(boolean gated) {
+        isGated = gated;
+        if (!gated) {
+            wakeup();
+        }
+    }
+
+    /**
+     * Dispatches every record ending at or below {@code limitOffset} (a record boundary: the published max offset or
+     * recovery's end) and, while gated, at or below the confirm offset; returns how many records were dispatched.
+     */
     public long dispatchUpTo(long limitOffset) {
+        turn.lock();
+        try {
+            return dispatchLocked(limitOffset);
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /**
+     * Holds the dispatcher off, runs {@code cut} (which truncates the CommitLog and the ConsumeQueues at
+     * {@code offset}), then moves the dispatch position back to {@code offset} if it was beyond. Writer only.
+     */
+    public void rewindTo(long offset, Runnable cut) {
+        turn.lock();
+        try {
+            cut.run();
+            if (scanner.offset() > offset) {
+                scanner = new RecordScanner(commitLog.segments(), offset);
+            }
+            dispatchedOffset = Math.min(dispatchedOffset, offset);
+        } finally {
+            turn.unlock();
+        }
+    }
+
+    /** Where dispatch stops now: the CommitLog max offset, or below it the confirm offset while gated. */
+    public long limit() {
+        return gateLimit(commitLog.maxOffset());
+    }
+
+    private long gateLimit(long limitOffset) {
+        return isGated ? Math.min(limitOffset, confirmOffset) : limitOffset;
+    }
+
+    private long dispatchLocked(long limitOffset) {
         long records = 0;
+        long gateLimit = gateLimit(limitOffset);
         RecordScanner.Step step;
-        while ((step = scanner.next(limitOffset)) != RecordScanner.Step.END) {
+        while (scanner.offset() < gateLimit && (step = scanner.next(limitOffset)) != RecordScanner.Step.END) {
+            if (scanner.offset() > gateLimit) {
+                scanner.rewindStep();   // ends beyond the confirm offset: not yet
+                break;
+            }
             if (step == RecordScanner.Step.RECORD) {
                 dispatchRecord(scanner.segment().buffer(), scanner.position(), scanner.sizeBytes());
                 records++;
@@ -78,7 +161,7 @@ public final class Dispatcher implements Runnable {
             }
             dispatchedOffset = scanner.offset();
         }
-        dispatchedOffset = Math.max(dispatchedOffset, scanner.offset());
+        dispatchedOffset = Math.max(dispatchedOffset, Math.min(scanner.offset(), gateLimit));
         return records;
     }
 
@@ -92,7 +175,7 @@ public final class Dispatcher implements Runnable {
                 log.error("dispatch failed at commit log offset {}; retrying", dispatchedOffset, e);
             }
             parked = true;
-            if (running && commitLog.maxOffset() <= dispatchedOffset) {
+            if (running && gateLimit(commitLog.maxOffset()) <= dispatchedOffset) {
                 LockSupport.parkNanos(this, IDLE_PARK_NANOS);
             }
             parked = false;

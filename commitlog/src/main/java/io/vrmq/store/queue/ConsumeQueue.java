@@ -173,6 +173,38 @@ public final class ConsumeQueue {
     }
 
     /**
+     * Removes the entries of records at or after {@code commitLogOffset} (the CommitLog was cut there to follow a new
+     * master), and the blanks after the last kept entry: unlike {@link #blankAfter}, their queue offsets are free
+     * again, because the new master's records carry them. The removed bytes are zeroed, so reopening finds the same
+     * end. A queue left without entries keeps one zeroed file, so it does not look damaged at the next open.
+     * Returns how many entries went. Writer, while the dispatcher is held off.
+     */
+    public long truncateTo(long commitLogOffset) {
+        ConsumeQueueEntry entry = new ConsumeQueueEntry();
+        long keptEnd = maxOffset;
+        long first = firstKeptOffset();
+        while (keptEnd > first && read(keptEnd - 1, entry)
+                && (entry.isBlank() || entry.commitLogOffset() >= commitLogOffset)) {
+            keptEnd--;
+        }
+        long removed = maxOffset - keptEnd;
+        if (removed == 0) {
+            return 0;
+        }
+        long byteEnd = keptEnd * ENTRY_BYTES;
+        maxOffset = keptEnd;   // readers stop below the cut before its bytes are zeroed
+        minOffset = Math.min(minOffset, keptEnd);
+        entries.truncateTo(byteEnd);
+        if (entries.isEmpty()) {
+            long fileBytes = entries.segmentBytes();
+            entries.roll(byteEnd / fileBytes * fileBytes);
+        }
+        log.info("consume queue {}-{}: {} entries at or after commit log offset {} removed; next offset {}", topic,
+            queueId, removed, commitLogOffset, keptEnd);
+        return removed;
+    }
+
+    /**
      * Deletes files whose every entry names a record below {@code commitLogMinOffset} (never the last file) and
      * moves the min offset to the first entry at or above it. Retention only.
      */

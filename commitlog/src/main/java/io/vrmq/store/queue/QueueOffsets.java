@@ -18,6 +18,17 @@ public final class QueueOffsets {
         counter(topic, queueId)[0] = nextOffset;
     }
 
+    /** Raises the next offset of a queue to at least {@code nextOffset} (a rebuild). Writer only. */
+    public void raise(String topic, int queueId, long nextOffset) {
+        long[] counter = counter(topic, queueId);
+        counter[0] = Math.max(counter[0], nextOffset);
+    }
+
+    /** Forgets every counter (before a rebuild). Writer only. */
+    public void clear() {
+        next.clear();
+    }
+
     /** Returns the next offset and advances it by {@code count}. Writer only. */
     public long take(String topic, int queueId, int count) {
         long[] counter = counter(topic, queueId);

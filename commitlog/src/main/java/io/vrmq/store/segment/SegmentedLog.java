@@ -15,13 +15,16 @@ import java.util.stream.Stream;
  *
  * <p>Threads: the writer appends segments ({@link #roll}) while retention deletes the oldest on another thread, so
  * the methods that replace the array are synchronized (rare: once per segment), or one could drop the other's change;
- * any thread may look segments up without a lock; the flusher calls {@link #flush()}.
+ * any thread may look segments up without a lock; the flusher calls {@link #flush()}, which {@link #truncateTo} holds
+ * off (a force that began before a cut must not raise the flushed offset past it again).
  */
 public final class SegmentedLog {
     private final Path directory;
     private final int segmentBytes;
     private volatile MappedSegment[] segments;
     private volatile long flushedOffset;
+    /** Taken by flush and truncateTo only: appends (roll) never wait for a force. */
+    private final Object flushLock = new Object();
 
     private SegmentedLog(Path directory, int segmentBytes, MappedSegment[] segments) {
         this.directory = directory;
@@ -141,10 +144,17 @@ public final class SegmentedLog {
     }
 
     /**
-     * Cuts the log at {@code offset}: the segment holding it keeps bytes below it (the rest is zeroed), later
-     * segments are deleted. Owner only, before readers start.
+     * Cuts the log at {@code offset}: the segment holding it keeps bytes below it (the rest is zeroed and forced),
+     * later segments are deleted. Recovery, or the writer with readers already kept below {@code offset} by the
+     * owner's own max offset.
      */
-    public synchronized void truncateTo(long offset) {
+    public void truncateTo(long offset) {
+        synchronized (flushLock) {
+            truncateLocked(offset);
+        }
+    }
+
+    private synchronized void truncateLocked(long offset) {
         MappedSegment[] snapshot = segments;
         List<MappedSegment> kept = new ArrayList<>();
         for (MappedSegment segment : snapshot) {
@@ -191,6 +201,12 @@ public final class SegmentedLog {
      * contiguous up to the last segment's flushed position.
      */
     public long flush() {
+        synchronized (flushLock) {
+            return flushLocked();
+        }
+    }
+
+    private long flushLocked() {
         MappedSegment[] snapshot = segments;
         if (snapshot.length == 0) {
             return flushedOffset;
