@@ -1,7 +1,9 @@
 package io.vrmq.broker;
 
 import io.vertx.core.json.JsonObject;
+import io.vrmq.broker.controller.ControllerModeConfig;
 import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.ha.autoswitch.AutoSwitchConfig;
 import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.transaction.TransactionConfig;
 import io.vrmq.remoting.transport.RemotingLimits;
@@ -28,7 +30,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            long clientChannelScanIntervalMs, String messageDelayLevel, int maxReconsumeTimes,
                            int storeReaderThreads, int maxMessageSize, int adminPort, String adminHost,
                            String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
-                           HaConfig ha, TransactionConfig transaction) {
+                           HaConfig ha, TransactionConfig transaction, ControllerModeConfig controllerMode,
+                           AutoSwitchConfig autoSwitch) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -36,7 +39,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
     public BrokerConfig {
         require(!brokerClusterName.isBlank(), "brokerClusterName", brokerClusterName);
         require(!brokerName.isBlank(), "brokerName", brokerName);
-        require(brokerId >= 0, "brokerId", brokerId);
+        require(brokerId >= 0 || controllerMode.enableControllerMode(), "brokerId (below 0 only in controller mode)",
+            brokerId);
         require(List.of(ASYNC_MASTER, SYNC_MASTER, SLAVE).contains(brokerRole), "brokerRole", brokerRole);
         require(listenPort >= 0 && listenPort <= 65535, "listenPort", listenPort);
         require(listenPort == 0 || listenPort >= 3, "listenPort (the fast channel listens on listenPort - 2)",
@@ -56,7 +60,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             "maxMessageSize (must be below maxFrameBytes " + limits.maxFrameBytes() + ")", maxMessageSize);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);
         require(maxConnections > 0, "maxConnections", maxConnections);
-        require(SLAVE.equals(brokerRole) == (brokerId != 0),
+        require(controllerMode.enableControllerMode() || SLAVE.equals(brokerRole) == (brokerId != 0),
             "brokerId/brokerRole (a master has brokerId 0, a SLAVE a brokerId of 1 or more)", brokerId + "/"
                 + brokerRole);
     }
@@ -76,7 +80,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getInteger("storeReaderThreads"), json.getInteger("maxMessageSize"), json.getInteger("adminPort"),
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
             json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json),
-            TransactionConfig.from(json));
+            TransactionConfig.from(json), ControllerModeConfig.from(json), AutoSwitchConfig.from(json));
     }
 
     /** The values the store takes, under the store's key names. */
@@ -98,8 +102,9 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             Map.entry("storeHost", storeHost));
     }
 
+    /** A classic master (controller mode: the controller decides, see the broker's RoleState). */
     public boolean isMaster() {
-        return brokerId == 0 && !SLAVE.equals(brokerRole);
+        return !controllerMode.enableControllerMode() && brokerId == 0 && !SLAVE.equals(brokerRole);
     }
 
     public boolean isSyncMaster() {

@@ -13,6 +13,7 @@ import io.vrmq.broker.admin.ResetOffsetProcessor;
 import io.vrmq.broker.admin.SystemTopicNames;
 import io.vrmq.broker.admin.TopicAdminProcessor;
 import io.vertx.core.Future;
+import io.vrmq.broker.controller.ControllerModeProcessor;
 import io.vrmq.broker.ha.SlaveDataProcessor;
 import io.vrmq.broker.longpoll.PullHoldService;
 import io.vrmq.broker.processor.ClientManageProcessor;
@@ -35,7 +36,8 @@ final class BrokerProcessors {
     }
 
     static ProcessorTable build(BrokerContext broker, PullHoldService holds,
-                                Supplier<Future<Map<Integer, Long>>> delayOffsets) {
+                                Supplier<Future<Map<Integer, Long>>> delayOffsets,
+                                ControllerModeProcessor controllerMode) {
         ProcessorTable.Builder table = ProcessorTable.builder();
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
@@ -60,6 +62,7 @@ final class BrokerProcessors {
         new SlaveDataProcessor(broker, delayOffsets).registerInto(table);
         new EndTransactionProcessor(broker, routing, OpRecords.of(broker), System::currentTimeMillis)
             .registerInto(table);
+        controllerMode.registerInto(table);
         return table.build();
     }
 }

@@ -20,7 +20,10 @@ import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
+import io.vrmq.broker.controller.ControllerModeBroker;
+import io.vrmq.broker.controller.ControllerModeProcessor;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.schedule.DelayOffsetFile;
 import io.vrmq.broker.store.ScheduleTagsCode;
@@ -35,9 +38,11 @@ import io.vrmq.remoting.transport.RemotingServer;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.StoreConfig;
 import io.vrmq.store.StoreOptions;
+import io.vrmq.store.epoch.EpochFile;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +73,7 @@ public final class BrokerVerticle extends VerticleBase {
     private RemotingClient namesrvClient;
     private MasterServices masterServices;
     private HaServer haServer;
+    private ControllerModeBroker controllerMode;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -92,7 +98,8 @@ public final class BrokerVerticle extends VerticleBase {
         String brokerAddr = config.brokerAddr(listenPort);
         BrokerIdentity identity = new BrokerIdentity(config.brokerClusterName(), config.brokerName(), brokerAddr,
             config.brokerIP1() + ":" + haPort);
-        RoleState role = new RoleState(config.classicRole());
+        boolean isControllerMode = config.controllerMode().enableControllerMode();
+        RoleState role = new RoleState(isControllerMode ? BrokerRole.fencedWithoutRole() : config.classicRole());
         String root = config.storePathRootDir();
         TopicConfigTable topics = new TopicConfigTable(new JsonFile(vertx.fileSystem(), root + "/config/topics.json"),
             json);
@@ -106,27 +113,41 @@ public final class BrokerVerticle extends VerticleBase {
         PullHoldService holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
         return Future.all(topics.load(), groups.load(), offsets.load())
-            .compose(loaded -> vertx.executeBlocking(() -> MessageStore.open(storeConfig,
-                StoreOptions.defaults().withTagsCodes(new ScheduleTagsCode(delayLevels)))))
-            .compose(store -> {
-                store.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
+            .compose(loaded -> vertx.executeBlocking(() -> openStore(storeConfig, delayLevels, isControllerMode)))
+            .compose(opened -> {
+                opened.store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
                     holds.onDispatched(topic, queueId, maxOffset));
-                StoreAccess storeAccess = new StoreAccess(vertx, store, config.storeReaderThreads());
-                Replication replication = createReplication(storeAccess);
+                StoreAccess storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
+                Replication replication;
+                if (isControllerMode) {
+                    controllerMode = new ControllerModeBroker(vertx, config, storeAccess, opened.epochs(), role);
+                    replication = controllerMode.replication();
+                } else {
+                    replication = createReplication(storeAccess);
+                }
                 context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
                     delayLevels, metrics, replication, role);
                 masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
                     storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
+                createRegistrar(topics, json, identity);
+                if (isControllerMode) {
+                    controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
+                        namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
+                }
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
-                return listen(BrokerProcessors.build(context, holds, this::delayOffsets));
+                return listen(BrokerProcessors.build(context, holds, this::delayOffsets,
+                    isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
+                        null, null)));
             })
-            .compose(listening -> haServer == null ? Future.succeededFuture() : haServer.listen(config.bindAddress(),
-                haPort))
+            .compose(listening -> listenReplication())
             .compose(listening -> startAdmin())
-            .compose(listening -> startRegistration(topics, json, identity))
+            .compose(listening -> startRegistration(topics))
             .onSuccess(started -> {
                 startPeriodicTasks(offsets, clients);
-                if (context.replication() instanceof SlaveReplication slave) {
+                if (isControllerMode) {
+                    // Fenced until a controller names the role; the agent keeps trying on its own.
+                    controllerMode.start();
+                } else if (context.replication() instanceof SlaveReplication slave) {
                     // A slave delivers no held messages: its master does, and the results arrive by replication.
                     slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
                         registrar::registerAll));
@@ -142,6 +163,27 @@ public final class BrokerVerticle extends VerticleBase {
                 }
                 announce(brokerAddr, root);
             });
+    }
+
+    /** The store and, in controller mode, its epoch file. Blocking: on a worker. */
+    private OpenedStore openStore(StoreConfig storeConfig, DelayLevels delayLevels, boolean isControllerMode) {
+        // Controller mode: consumers see only what every in-sync replica has, from the first recovery on.
+        boolean isGated = isControllerMode && !config.autoSwitch().readUnCommitted();
+        MessageStore store = MessageStore.open(storeConfig, StoreOptions.defaults()
+            .withTagsCodes(new ScheduleTagsCode(delayLevels)).withDispatchGatedByConfirmOffset(isGated));
+        EpochFile epochs = isControllerMode ? EpochFile.open(Path.of(config.controllerMode()
+            .epochFilePath(config.storePathRootDir()))) : null;
+        return new OpenedStore(store, epochs);
+    }
+
+    private record OpenedStore(MessageStore store, EpochFile epochs) {
+    }
+
+    private Future<Integer> listenReplication() {
+        if (controllerMode != null) {
+            return controllerMode.listenHa(config.bindAddress(), haPort);
+        }
+        return haServer == null ? Future.succeededFuture(haPort) : haServer.listen(config.bindAddress(), haPort);
     }
 
     private Replication createReplication(StoreAccess storeAccess) {
@@ -177,15 +219,19 @@ public final class BrokerVerticle extends VerticleBase {
         return adminServer.start();
     }
 
-    private Future<Void> startRegistration(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
+    private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
         namesrvClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000)
             .setTcpNoDelay(true), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
             context.role());
         registrar.onMasterNamed(context.replication()::masterLearned);
+    }
+
+    /** Registration at every topic change and every registerNameServerPeriod; in controller mode once it has a role. */
+    private Future<Void> startRegistration(TopicConfigTable topics) {
         topics.onChange(changed -> registrar.registerAll());
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
-        return registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
+        return controllerMode != null ? Future.succeededFuture() : registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
     }
 
     /**
@@ -213,15 +259,25 @@ public final class BrokerVerticle extends VerticleBase {
         // The first words are RocketMQ's own, which scripts and operators wait for.
         System.out.println("The broker[" + config.brokerName() + ", " + brokerAddr + "] boot success. serializeType="
             + "JSON and name server is " + String.join(";", config.namesrvAddrs()) + "; fast channel port "
-            + fastPort + ", " + config.brokerRole() + (config.isMaster() ? " accepting slaves on port " + haPort
-            : " following " + (config.ha().haMasterAddress().isBlank() ? "the master the name servers name"
-            : config.ha().haMasterAddress())) + ", store " + root);
+            + fastPort + ", " + roleDescription() + ", store " + root);
         System.out.flush();
+    }
+
+    private String roleDescription() {
+        if (controllerMode != null) {
+            return "controller mode (controllers " + String.join(";", config.controllerMode().controllerAddrs())
+                + "; HA port " + haPort + "), fenced until a controller names its role";
+        }
+        return config.brokerRole() + (config.isMaster() ? " accepting slaves on port " + haPort
+            : " following " + (config.ha().haMasterAddress().isBlank() ? "the master the name servers name"
+            : config.ha().haMasterAddress()));
     }
 
     @Override
     public Future<?> stop() {
         timers.forEach(vertx::cancelTimer);
+        // No role changes once stopping; the agent's controller connections close with it.
+        Future<Void> agentStopped = controllerMode == null ? Future.succeededFuture() : controllerMode.stop();
         Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
         return unregistered
             // No more checks once stopping: a producer asked now might answer a broker that is gone.
@@ -234,6 +290,7 @@ public final class BrokerVerticle extends VerticleBase {
             .eventually(() -> context == null ? Future.succeededFuture() : context.replication().stop())
             .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
             .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())
+            .eventually(() -> agentStopped)
             .onComplete(done -> log.info("broker stopped"));
     }
 

@@ -18,6 +18,14 @@ public interface Replication {
     /** SYNC_MASTER: completes when a slave has everything below {@code endOffset}. Call on the broker's context. */
     Future<SlaveAck> awaitSlave(long endOffset);
 
+    /**
+     * Controller mode: the SyncStateSet has minInSyncReplicas members, so a SYNC_MASTER may store a send (RocketMQ
+     * refuses before storing otherwise). Always true in the classic modes.
+     */
+    default boolean hasEnoughInSyncReplicas() {
+        return true;
+    }
+
     /** The NameServer named this group's master (a slave's registration answer); null values when none. */
     void masterLearned(String masterAddr, String masterHaAddr);
 

@@ -62,6 +62,7 @@ public final class SendMessageProcessor {
             request.body().getBytes(), MessageProperties.format(properties), sysFlag, send.bornTimestamp(),
             bornHost(connection), send.reconsumeTimes(), 0);
         boolean isWaitFlush = !"false".equals(properties.get(MessageConst.WAIT_STORE_MSG_OK));
+        requireEnoughReplicas(isWaitFlush);
         String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
         int bodyBytes = request.body().length();
         // A half message counts against the half topic; its commit later counts against the real one, as in RocketMQ.
@@ -94,10 +95,21 @@ public final class SendMessageProcessor {
         }
         Map<String, String> batchProperties = MessageProperties.parse(send.properties());
         boolean isWaitFlush = !"false".equals(batchProperties.get(MessageConst.WAIT_STORE_MSG_OK));
+        requireEnoughReplicas(isWaitFlush);
         long batchBodyBytes = bodyBytes;
         return broker.store().appendBatch(messages)
             .map(result -> counted(result, topic.topicName(), messages.size(), batchBodyBytes))
             .compose(result -> reply(request, result, isWaitFlush, queueId, null, uniqKeys.toString()));
+    }
+
+    /**
+     * Controller mode: a SYNC_MASTER whose SyncStateSet is below minInSyncReplicas refuses a send that waits for
+     * replicas before storing it, with RocketMQ's answer.
+     */
+    private void requireEnoughReplicas(boolean isWaitFlush) {
+        if (isWaitFlush && broker.role().current().isSyncMaster() && !broker.replication().hasEnoughInSyncReplicas()) {
+            throw new RemotingCommandException(ResponseCode.SYSTEM_ERROR, "in-sync replicas not enough");
+        }
     }
 
     /** Counts a stored append for the per-topic meters; the hot path does one map look-up. */

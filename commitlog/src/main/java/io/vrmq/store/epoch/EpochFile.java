@@ -23,10 +23,14 @@ import org.slf4j.LoggerFactory;
  * {@code EpochFileCache}): which master epoch wrote which range of the CommitLog. Text format in
  * {@link EpochFileFormat}; the previous content is kept in {@code <file>.bak}.
  *
- * <p>Rules (RocketMQ 5.5.0's):
+ * <p>Rules (RocketMQ 5.5.0's, but one):
  * <ul>
- * <li>{@link #append} takes an entry only when its epoch AND its start offset are strictly larger than the newest
- * entry's (an epoch in which nothing was written is therefore merged into the previous one).</li>
+ * <li>{@link #append} takes an entry only when its epoch is strictly larger than the newest entry's and its start
+ * offset not smaller. RocketMQ also refuses an equal start offset, so a master elected before it wrote anything in the
+ * previous epoch keeps labelling its writes with that older epoch; an old master that wrote unreplicated records in
+ * that older epoch then finds the same (epoch, start) on the new master and keeps its own divergent bytes up to
+ * min(its end, the new master's end). Kept here, the empty older epoch ends where it starts, so such a replica is
+ * cut back to that start.</li>
  * <li>Suffix truncation by offset (entries starting at or after it go) and by epoch; prefix truncation drops entries
  * ending at or below the CommitLog's min offset once retention deleted their segments.</li>
  * </ul>
@@ -127,8 +131,8 @@ public final class EpochFile {
     }
 
     /**
-     * Appends a new newest entry and writes the file. Refused (false, nothing changes) unless both {@code epoch} and
-     * {@code startOffset} are strictly larger than the newest entry's.
+     * Appends a new newest entry and writes the file. Refused (false, nothing changes) unless {@code epoch} is strictly
+     * larger than the newest entry's and {@code startOffset} is not smaller (see the class comment).
      */
     public synchronized boolean append(int epoch, long startOffset) {
         if (startOffset < 0) {
@@ -137,7 +141,7 @@ public final class EpochFile {
         if (!starts.isEmpty()) {
             int lastEpoch = starts.lastKey();
             long lastStart = starts.lastEntry().getValue();
-            if (lastEpoch >= epoch || lastStart >= startOffset) {
+            if (lastEpoch >= epoch || lastStart > startOffset) {
                 log.info("epoch {} at {} not appended: the newest entry is epoch {} at {}", epoch, startOffset,
                     lastEpoch, lastStart);
                 return false;

@@ -52,4 +52,16 @@ class ConsistentPointTest {
         assertEquals(ConsistentPoint.NONE, ConsistentPoint.find(List.of(), 10, epochs(1, 0), 300));
         assertEquals(ConsistentPoint.NONE, ConsistentPoint.find(epochs(1, 0), 10, List.of(), 0));
     }
+
+    /**
+     * The old master wrote unreplicated records in epoch 1; the new master was elected before it wrote any and keeps
+     * epoch 1 empty: the old master is cut back to the start, not left with its divergent bytes.
+     */
+    @Test
+    void anOldMasterIsCutBackToAnEpochTheNewMasterLeftEmpty() {
+        List<EpochEntry> oldMaster = List.of(EpochEntry.open(1, 0));
+        List<EpochEntry> newMaster = List.of(new EpochEntry(1, 0, 0), EpochEntry.open(2, 0));
+
+        assertEquals(0, ConsistentPoint.find(oldMaster, 4_000, newMaster, 9_000));
+    }
 }

@@ -52,13 +52,24 @@ class EpochFileTest {
     }
 
     @Test
-    void appendNeedsAStrictlyLargerEpochAndStartOffset(@TempDir Path dir) {
+    void anEpochInWhichNothingWasWrittenIsKeptAndEndsWhereItStarts(@TempDir Path dir) {
+        EpochFile epochs = EpochFile.open(dir.resolve("epochFileCheckpoint"));
+        assertTrue(epochs.append(1, 0));
+        assertTrue(epochs.append(2, 0), "a master elected before anything was written in epoch 1");
+
+        assertEquals(List.of(new EpochEntry(1, 0, 0), EpochEntry.open(2, 0)),
+            EpochFile.open(dir.resolve("epochFileCheckpoint")).entries());
+        assertEquals(2, epochs.entryCovering(0).epoch());
+    }
+
+    @Test
+    void appendNeedsAStrictlyLargerEpochAndNoSmallerStartOffset(@TempDir Path dir) {
         EpochFile epochs = EpochFile.open(dir.resolve("epochFileCheckpoint"));
         assertTrue(epochs.append(1, 0));
         assertFalse(epochs.append(1, 100), "same epoch");
         assertFalse(epochs.append(0, 100), "older epoch");
-        assertFalse(epochs.append(2, 0), "same start offset: an epoch with no record merges into the previous");
         assertTrue(epochs.append(3, 100));
+        assertFalse(epochs.append(4, 99), "smaller start offset");
         assertEquals(List.of(new EpochEntry(1, 0, 100), EpochEntry.open(3, 100)), epochs.entries());
         assertEquals(3, epochs.lastEpoch());
         assertEquals(1, epochs.entryCovering(99).epoch());
