@@ -32,6 +32,7 @@ public final class SequencedProducer implements AutoCloseable {
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicLong lastOkNanos = new AtomicLong();
     private final Map<String, Long> firstOkNanosByStoreHost = new ConcurrentHashMap<>();
+    private final Map<String, Long> lastOkNanosByStoreHost = new ConcurrentHashMap<>();
     private volatile boolean isRunning = true;
     private final Thread thread;
 
@@ -78,6 +79,11 @@ public final class SequencedProducer implements AutoCloseable {
         return firstOkNanosByStoreHost.getOrDefault(brokerAddr, 0L);
     }
 
+    /** System.nanoTime() of the newest SEND_OK for a message stored by {@code brokerAddr}, or 0. */
+    public long lastOkNanosFrom(String brokerAddr) {
+        return lastOkNanosByStoreHost.getOrDefault(brokerAddr, 0L);
+    }
+
     private static String storeHost(SendResult result) {
         try {
             SocketAddress host = MessageDecoder.decodeMessageId(result.getOffsetMsgId()).getAddress();
@@ -106,7 +112,9 @@ public final class SequencedProducer implements AutoCloseable {
                     long nowNanos = System.nanoTime();
                     acknowledged.add(sequence);
                     lastOkNanos.set(nowNanos);
-                    firstOkNanosByStoreHost.putIfAbsent(storeHost(result), nowNanos);
+                    String storeHost = storeHost(result);
+                    firstOkNanosByStoreHost.putIfAbsent(storeHost, nowNanos);
+                    lastOkNanosByStoreHost.put(storeHost, nowNanos);
                 } else {
                     failures.incrementAndGet();
                 }
