@@ -44,7 +44,7 @@ public final class ControllerModeBroker {
                      SlaveSynchronizer synchronizer) {
         ControllerModeConfig mode = config.controllerMode();
         roles = new ControllerModeRoles(vertx, replication, broker.role(), masterServices, broker.topics(),
-            registrar);
+            registrar, new ControllerModeMeters(broker.metrics().registry(), broker.role(), replication));
         ControllerLink link = new ControllerLink(vertx, controllerClient, mode, config.limits().requestTimeoutMs());
         String brokerAddr = broker.identity().brokerAddr();
         BrokerIdAssignment ids = new BrokerIdAssignment(vertx, link,

@@ -32,16 +32,19 @@ public final class ControllerModeRoles implements RoleTransitions {
     private final MasterServices masterServices;
     private final TopicConfigTable topics;
     private final NameServerRegistrar registrar;
+    private final ControllerModeMeters meters;
     private long haAddressTimerId = -1;
 
     public ControllerModeRoles(Vertx vertx, ControllerReplication replication, RoleState role,
-                               MasterServices masterServices, TopicConfigTable topics, NameServerRegistrar registrar) {
+                               MasterServices masterServices, TopicConfigTable topics, NameServerRegistrar registrar,
+                               ControllerModeMeters meters) {
         this.vertx = vertx;
         this.replication = replication;
         this.role = role;
         this.masterServices = masterServices;
         this.topics = topics;
         this.registrar = registrar;
+        this.meters = meters;
     }
 
     @Override
@@ -51,6 +54,7 @@ public final class ControllerModeRoles implements RoleTransitions {
         return replication.changeToMaster(controllerId, masterEpoch, syncStateSet)
             .compose(changed -> {
                 role.set(new BrokerRole(BrokerRole.SYNC_MASTER, BrokerRole.MASTER_ID, masterEpoch, false));
+                meters.roleChanged(true);
                 masterServices.start();
                 return topics.advanceStateVersion(masterEpoch);
             })
@@ -63,6 +67,7 @@ public final class ControllerModeRoles implements RoleTransitions {
     @Override
     public Future<Void> becomeSlave(long controllerId, int masterEpoch, String masterAddress, boolean isSameMaster) {
         role.set(new BrokerRole(BrokerRole.SLAVE, controllerId, masterEpoch, false));
+        meters.roleChanged(false);
         return masterServices.stop()
             .compose(stopped -> replication.changeToSlave(controllerId, masterEpoch, masterAddress, isSameMaster))
             .compose(changed -> topics.advanceStateVersion(masterEpoch))

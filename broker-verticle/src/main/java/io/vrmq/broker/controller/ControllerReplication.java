@@ -202,6 +202,11 @@ public final class ControllerReplication implements Replication, ControllerModeH
 
     // ---------------------------------------------------------------- admin requests
 
+    /** AutoSwitch HA's own view (any thread): role, epochs, confirm offset, slave links or the master link. */
+    Map<String, Object> replicationStatus() {
+        return ha.status();
+    }
+
     List<EpochEntry> epochEntries() {
         return ha.epochEntries();
     }

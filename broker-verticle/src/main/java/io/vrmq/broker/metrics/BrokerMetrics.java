@@ -53,6 +53,11 @@ public final class BrokerMetrics implements RemotingObserver {
             .description("pull requests held by long polling").register(registry);
     }
 
+    /** Where the broker's other meters (replication, controller mode) register. */
+    public MeterRegistry registry() {
+        return registry;
+    }
+
     /**
      * {@code messageCount} messages of {@code bodyBytes} in all were appended for {@code topic}; counted before the
      * flush wait, so a later flush timeout still counts (the message is in the store either way).

@@ -12,8 +12,17 @@ public final class ControllerModeKeys {
      * shorter periods so that a test sees SyncStateSet changes and copied metadata within a couple of seconds.
      */
     public static Map<String, Object> allAck(String controllerAddr) {
+        return keys(controllerAddr, true);
+    }
+
+    /** The same without allAckInSyncStateSet: a master answers on its own, under the controller lease. */
+    public static Map<String, Object> masterAcks(String controllerAddr) {
+        return keys(controllerAddr, false);
+    }
+
+    private static Map<String, Object> keys(String controllerAddr, boolean allAckInSyncStateSet) {
         return Map.of("enableControllerMode", true, "controllerAddr", controllerAddr, "brokerId", -1,
-            "brokerRole", "SLAVE", "allAckInSyncStateSet", true, "syncBrokerMetadataPeriod", 2_000,
+            "brokerRole", "SLAVE", "allAckInSyncStateSet", allAckInSyncStateSet, "syncBrokerMetadataPeriod", 2_000,
             "checkSyncStateSetPeriod", 2_000, "slaveSyncMetadataInterval", 1_000);
     }
 }
