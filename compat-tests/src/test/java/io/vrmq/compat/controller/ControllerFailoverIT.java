@@ -126,8 +126,7 @@ class ControllerFailoverIT {
     @Test
     @Order(1)
     void killingTheMasterElectsAnotherThatTakesWrites() {
-        BrokerReplicasInfo.ReplicasInfo before = replicasInfo();
-        failOver(before, "first");
+        failOver(awaitReplicasInfo(), "first");
     }
 
     @Test
@@ -161,7 +160,7 @@ class ControllerFailoverIT {
         System.out.printf("controller leader %s killed; %d SEND_OK while %s took over%n", leader.selfId(),
             sending.acknowledgedCount() - acknowledgedBefore, newLeader.selfId());
 
-        killedInSecondFailover = failOver(replicasInfo(), "second");
+        killedInSecondFailover = failOver(awaitReplicasInfo(), "second");
 
         leader.start();
         Await.until("the restarted controller " + leader.selfId() + " follows " + newLeader.selfId(),
@@ -209,8 +208,8 @@ class ControllerFailoverIT {
             return isElected;
         });
         Await.until("a SEND_OK from the new master " + newMaster[0], FAILOVER_TIMEOUT,
-            () -> sending.firstOkNanosFrom(newMaster[0]) > killedNanos);
-        long firstOkNanos = sending.firstOkNanosFrom(newMaster[0]);
+            () -> sending.firstOkNanosFrom(newMaster[0], killedNanos) > 0);
+        long firstOkNanos = sending.firstOkNanosFrom(newMaster[0], killedNanos);
         System.out.printf("%s failover: kill to elected %d ms, kill to first SEND_OK %d ms (%d SEND_OK before)%n",
             which, TimeUnit.NANOSECONDS.toMillis(electedNanos[0] - killedNanos),
             TimeUnit.NANOSECONDS.toMillis(firstOkNanos - killedNanos), acknowledgedBefore);
@@ -223,7 +222,15 @@ class ControllerFailoverIT {
         Await.until(count + " more SEND_OK", FAILOVER_TIMEOUT, () -> sending.acknowledgedCount() >= target);
     }
 
-    /** The controller set's view of the broker set, from whichever controller leads. */
+    /** The controller set's view of the broker set, once a leader answers (after a leader change, a moment later). */
+    private static BrokerReplicasInfo.ReplicasInfo awaitReplicasInfo() {
+        BrokerReplicasInfo.ReplicasInfo[] info = new BrokerReplicasInfo.ReplicasInfo[1];
+        Await.until("the controller leader's view of " + BROKER_NAME, FAILOVER_TIMEOUT,
+            () -> (info[0] = replicasInfo()) != null && info[0].getMasterAddress() != null);
+        return info[0];
+    }
+
+    /** The controller set's view of the broker set, from whichever controller leads; null while none answers. */
     private static BrokerReplicasInfo.ReplicasInfo replicasInfo() {
         try {
             String leader = admin.getControllerMetaData(anyLiveController().address()).getControllerLeaderAddress();

@@ -10,8 +10,9 @@ import java.util.concurrent.ConcurrentHashMap;
 /**
  * A master's view of its SyncStateSet (RocketMQ's AutoSwitchHAService rules):
  * <ul>
- * <li>the local set is what the controller last answered ({@link #adopt}), except that a slave whose link drops is
- * removed at once ({@link #dropOnDisconnect});</li>
+ * <li>the local set is what the controller last answered ({@link #adopt}); a slave whose link drops is proposed out
+ * at once ({@link #dropOnDisconnect}) but counts until the controller agrees, so a master cut off from the
+ * controller (whose slaves left it for a newly elected master) cannot acknowledge alone what they do not have;</li>
  * <li>a change proposed to the controller (expansion, shrink, drop) marks the set "synchronizing": until the
  * controller answers, counts use the larger of the local and proposed sets and the confirm offset uses their
  * union, so a proposal in flight never weakens the guarantee;</li>
@@ -36,7 +37,7 @@ final class SyncStateSetTracker {
         this.reproposeIntervalMs = reproposeIntervalMs;
     }
 
-    /** The set the controller last answered (minus slaves dropped since). Any thread. */
+    /** The set the controller last answered. Any thread. */
     Set<Long> local() {
         return local;
     }
@@ -105,7 +106,11 @@ final class SyncStateSetTracker {
         return Optional.of(proposal);
     }
 
-    /** A slave's link dropped: it leaves the local set at once. Returns the set to propose, if it was a member. */
+    /**
+     * A slave's link dropped: the set without it is proposed (the local set changes only when the controller answers;
+     * meanwhile the union counts, and the confirm offset waits for the dropped member). Returns the proposal, if it was
+     * a member.
+     */
     synchronized Optional<Set<Long>> dropOnDisconnect(long slaveId, long nowMs) {
         if (!local.contains(slaveId)) {
             return Optional.empty();
@@ -114,7 +119,6 @@ final class SyncStateSetTracker {
         shrunk.remove(slaveId);
         Set<Long> proposal = Collections.unmodifiableSet(shrunk);
         markSynchronizing(proposal, nowMs);
-        local = proposal;
         return Optional.of(proposal);
     }
 

@@ -144,7 +144,7 @@ class AutoSwitchReplicationIT {
     }
 
     @Test
-    void aSlaveWhoseLinkDropsLeavesTheSetAtOnce(@TempDir Path a, @TempDir Path b) {
+    void aSlaveWhoseLinkDropsIsProposedOutAndLeavesTheSetWhenTheControllerAgrees(@TempDir Path a, @TempDir Path b) {
         AutoSwitchNode master = node(a);
         List<Set<Long>> proposals = new CopyOnWriteArrayList<>();
         master.service.onSyncStateSetProposal(proposals::add);
@@ -156,9 +156,12 @@ class AutoSwitchReplicationIT {
         assertEquals(Set.of(1L, 2L), master.service.maybeShrinkSyncStateSet());
 
         slave.service.updateMasterHaAddress("127.0.0.1:1");   // the slave goes away from this master
-        await(() -> master.service.syncStateSet().equals(Set.of(1L)), "dropped on disconnect");
         await(() -> proposals.contains(Set.of(1L)), "the shrink is proposed");
+        assertEquals(Set.of(1L, 2L), master.service.syncStateSet(), "until the controller agrees");
         assertEquals(Set.of(1L), master.service.maybeShrinkSyncStateSet());
+
+        master.service.setSyncStateSet(Set.of(1L), 3);
+        await(() -> master.service.syncStateSet().equals(Set.of(1L)), "the controller's answer adopted");
     }
 
     @Test

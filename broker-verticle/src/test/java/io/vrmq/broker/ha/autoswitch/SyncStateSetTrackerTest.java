@@ -52,12 +52,17 @@ class SyncStateSetTrackerTest {
     }
 
     @Test
-    void aMemberWhoseLinkDropsLeavesTheLocalSetAtOnce() {
+    void aMemberWhoseLinkDropsIsProposedOutButCountsUntilTheControllerAgrees() {
         SyncStateSetTracker tracker = new SyncStateSetTracker(REPROPOSE_MS);
         tracker.adopt(Set.of(1L, 2L), 2);
         assertEquals(Optional.of(Set.of(1L)), tracker.dropOnDisconnect(2, 0));
-        assertEquals(Set.of(1L), tracker.local());
+        assertEquals(Set.of(1L, 2L), tracker.local());
+        assertEquals(Set.of(1L, 2L), tracker.effective(), "still waited for");
+        assertEquals(2, tracker.inSyncCount());
         assertEquals(Optional.empty(), tracker.dropOnDisconnect(3, 0), "not a member");
+
+        tracker.adopt(Set.of(1L), 3);
+        assertEquals(Set.of(1L), tracker.effective());
     }
 
     @Test

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -31,8 +32,7 @@ public final class SequencedProducer implements AutoCloseable {
     private final AtomicLong nextSequence = new AtomicLong();
     private final AtomicInteger failures = new AtomicInteger();
     private final AtomicLong lastOkNanos = new AtomicLong();
-    private final Map<String, Long> firstOkNanosByStoreHost = new ConcurrentHashMap<>();
-    private final Map<String, Long> lastOkNanosByStoreHost = new ConcurrentHashMap<>();
+    private final Map<String, ConcurrentSkipListSet<Long>> okNanosByStoreHost = new ConcurrentHashMap<>();
     private volatile boolean isRunning = true;
     private final Thread thread;
 
@@ -72,16 +72,20 @@ public final class SequencedProducer implements AutoCloseable {
     }
 
     /**
-     * System.nanoTime() of the first SEND_OK for a message stored by the broker at {@code brokerAddr} (its
-     * offsetMsgId names the storing host), or 0 if none yet: when a new master took its first write.
+     * System.nanoTime() of the first SEND_OK after {@code sinceNanos} for a message stored by the broker at
+     * {@code brokerAddr} (its offsetMsgId names the storing host), or 0 if none yet: when a new master took its first
+     * write after a kill.
      */
-    public long firstOkNanosFrom(String brokerAddr) {
-        return firstOkNanosByStoreHost.getOrDefault(brokerAddr, 0L);
+    public long firstOkNanosFrom(String brokerAddr, long sinceNanos) {
+        ConcurrentSkipListSet<Long> times = okNanosByStoreHost.get(brokerAddr);
+        Long first = times == null ? null : times.higher(sinceNanos);
+        return first == null ? 0 : first;
     }
 
     /** System.nanoTime() of the newest SEND_OK for a message stored by {@code brokerAddr}, or 0. */
     public long lastOkNanosFrom(String brokerAddr) {
-        return lastOkNanosByStoreHost.getOrDefault(brokerAddr, 0L);
+        ConcurrentSkipListSet<Long> times = okNanosByStoreHost.get(brokerAddr);
+        return times == null || times.isEmpty() ? 0 : times.last();
     }
 
     private static String storeHost(SendResult result) {
@@ -112,9 +116,8 @@ public final class SequencedProducer implements AutoCloseable {
                     long nowNanos = System.nanoTime();
                     acknowledged.add(sequence);
                     lastOkNanos.set(nowNanos);
-                    String storeHost = storeHost(result);
-                    firstOkNanosByStoreHost.putIfAbsent(storeHost, nowNanos);
-                    lastOkNanosByStoreHost.put(storeHost, nowNanos);
+                    okNanosByStoreHost.computeIfAbsent(storeHost(result), host -> new ConcurrentSkipListSet<>())
+                        .add(nowNanos);
                 } else {
                     failures.incrementAndGet();
                 }
