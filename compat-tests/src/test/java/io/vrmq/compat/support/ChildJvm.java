@@ -114,10 +114,16 @@ public final class ChildJvm implements AutoCloseable {
         signal("-STOP");
     }
 
-    /** SIGCONT after {@link #suspend()}; harmless on a running child. */
+    /** SIGCONT after {@link #suspend()}; harmless on a running child, and on one that exits meanwhile. */
     public void resume() {
         if (process.isAlive()) {
-            signal("-CONT");
+            try {
+                signal("-CONT");
+            } catch (IllegalStateException e) {
+                if (process.isAlive()) {
+                    throw e;
+                }
+            }
         }
     }
 
