@@ -63,10 +63,8 @@ public final class ControllerModeProcessor {
         body.put("brokerId", broker.role().current().brokerId());
         body.put("epochList", replication.epochEntries().stream().map(entry -> Map.of("epoch", entry.epoch(),
             "startOffset", entry.startOffset(), "endOffset", entry.endOffset())).toList());
-        return broker.store().read(() -> broker.store().store().getCommitLogMaxOffset()).map(maxOffset -> {
-            body.put("maxOffset", maxOffset);
-            return RemotingCommand.success(request, broker.json().encode(body));
-        });
+        body.put("maxOffset", broker.store().store().getCommitLogMaxOffset());
+        return Future.succeededFuture(RemotingCommand.success(request, broker.json().encode(body)));
     }
 
     private Future<RemotingCommand> haStatus(RemotingConnection connection, RemotingCommand request) {

@@ -30,7 +30,7 @@ public final class HaServer {
     private final StoreAccess store;
     private final HaConfig config;
     private final List<HaMasterConnection> connections = new ArrayList<>();
-    private final SlaveAckWaiters waiters = new SlaveAckWaiters();
+    private final ReplicaAckWaiters waiters = new ReplicaAckWaiters();
     private final AtomicBoolean isWakePending = new AtomicBoolean();
     private volatile boolean hasSlaves;
     private long maxAckedOffset = -1;
@@ -100,7 +100,7 @@ public final class HaServer {
     void acked(long offset) {
         if (offset > maxAckedOffset) {
             maxAckedOffset = offset;
-            waiters.acked(offset);
+            waiters.release(endOffset -> endOffset <= offset);
         }
     }
 

@@ -24,7 +24,6 @@ import io.vrmq.compat.mqadmin.MqAdmin;
 import io.vrmq.compat.support.Await;
 import io.vrmq.compat.support.CompatResources;
 import io.vrmq.compat.support.NameServerSettings;
-import io.vrmq.compat.support.OfficialClients;
 import io.vrmq.compat.support.RunningNameServer;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.common.TopicConfig;
@@ -89,12 +88,7 @@ class ApacheControllerInteropIT {
         admin.createAndUpdateTopicConfig(first.address(), new TopicConfig(topic, QUEUE_COUNT, QUEUE_COUNT));
         Await.until(topic + " copied to " + second, TIMEOUT,
             () -> admin.examineTopicConfig(second.address(), topic) != null);
-        DefaultMQProducer producer = new DefaultMQProducer("under_apache_producer");
-        producer.setNamesrvAddr(nameServer.address());
-        producer.setInstanceName(OfficialClients.uniqueInstanceName("producer"));
-        producer.setPollNameServerInterval(1_000);
-        producer.start();
-        resources.closeLater(producer::shutdown);
+        DefaultMQProducer producer = clients.fastRoutingProducer("under_apache_producer");
         sending = resources.closeLater(SequencedProducer.start(producer, topic));
         awaitMoreAcknowledged(SENDS_BETWEEN_EVENTS);
     }

@@ -22,7 +22,6 @@ import io.vrmq.compat.support.ApacheBroker;
 import io.vrmq.compat.support.Await;
 import io.vrmq.compat.support.CompatResources;
 import io.vrmq.compat.support.NameServerSettings;
-import io.vrmq.compat.support.OfficialClients;
 import io.vrmq.compat.support.RunningNameServer;
 import io.vrmq.compat.support.VrmqController;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
@@ -93,12 +92,7 @@ class MixedBrokerGroupIT {
         admin.createAndUpdateTopicConfig(ours.address(), new TopicConfig(topic, QUEUE_COUNT, QUEUE_COUNT));
         Await.until(topic + " copied to the Apache slave", TIMEOUT,
             () -> admin.examineTopicConfig(apache.address(), topic) != null);
-        DefaultMQProducer producer = new DefaultMQProducer("mixed_group_producer");
-        producer.setNamesrvAddr(nameServer.address());
-        producer.setInstanceName(OfficialClients.uniqueInstanceName("producer"));
-        producer.setPollNameServerInterval(1_000);
-        producer.start();
-        resources.closeLater(producer::shutdown);
+        DefaultMQProducer producer = clients.fastRoutingProducer("mixed_group_producer");
         sending = resources.closeLater(SequencedProducer.start(producer, topic));
     }
 

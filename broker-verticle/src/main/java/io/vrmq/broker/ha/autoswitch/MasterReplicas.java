@@ -4,6 +4,7 @@ import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.net.NetSocket;
 import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.ha.ReplicaAckWaiters;
 import io.vrmq.broker.ha.SlaveAck;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.store.MessageStore;

@@ -6,15 +6,16 @@ import org.junit.jupiter.api.Test;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 
-class SlaveAckWaitersTest {
+/** The waits of replicated sends, released in end-offset order by a monotone check; no threads, no network. */
+class ReplicaAckWaitersTest {
     @Test
-    void anAckCompletesEveryWaitAtOrBelowItAndNoOther() {
-        SlaveAckWaiters waiters = new SlaveAckWaiters();
+    void aReleaseCompletesEveryWaitTheCheckAcceptsAndNoOther() {
+        ReplicaAckWaiters waiters = new ReplicaAckWaiters();
         Future<SlaveAck> first = waiters.await(100, Long.MAX_VALUE);
         Future<SlaveAck> exact = waiters.await(200, Long.MAX_VALUE);
         Future<SlaveAck> later = waiters.await(300, Long.MAX_VALUE);
 
-        waiters.acked(200);
+        waiters.release(endOffset -> endOffset <= 200);
 
         assertEquals(SlaveAck.OK, first.result());
         assertEquals(SlaveAck.OK, exact.result());
@@ -24,7 +25,7 @@ class SlaveAckWaitersTest {
 
     @Test
     void expiryEndsOnlyWaitsPastTheirDeadline() {
-        SlaveAckWaiters waiters = new SlaveAckWaiters();
+        ReplicaAckWaiters waiters = new ReplicaAckWaiters();
         Future<SlaveAck> early = waiters.await(100, 1_000);
         Future<SlaveAck> late = waiters.await(100, 5_000);
 
@@ -32,14 +33,14 @@ class SlaveAckWaitersTest {
 
         assertEquals(SlaveAck.TIMEOUT, early.result());
         assertFalse(late.isComplete());
-        waiters.acked(100);
+        waiters.release(endOffset -> endOffset <= 100);
         assertEquals(SlaveAck.OK, late.result());
         assertEquals(0, waiters.size());
     }
 
     @Test
     void shutdownEndsEveryWait() {
-        SlaveAckWaiters waiters = new SlaveAckWaiters();
+        ReplicaAckWaiters waiters = new ReplicaAckWaiters();
         Future<SlaveAck> waiting = waiters.await(100, Long.MAX_VALUE);
         waiters.endAll(SlaveAck.NOT_AVAILABLE);
         assertEquals(SlaveAck.NOT_AVAILABLE, waiting.result());
