@@ -43,6 +43,16 @@ public final class LifecycleSteps {
         }
     }
 
+    /** Runs a stop step: records it as the current one and begins {@code work}; never refused. */
+    public <T> Future<T> stopStep(String step, Supplier<Future<T>> work) {
+        enter(step);
+        try {
+            return work.get();
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
+        }
+    }
+
     /** Records that {@code step} runs now (a stop step, or a part of a start step). */
     public void enter(String step) {
         current = step;

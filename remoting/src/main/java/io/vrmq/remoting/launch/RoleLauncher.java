@@ -34,7 +34,14 @@ public final class RoleLauncher {
 
     public static void run(String[] args, String defaultsResource, Function<VertxOptions, Vertx> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
-        run(vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
+        run(ProcessExit.install(), args, defaultsResource, vertxFactory, verticleFactory);
+    }
+
+    /** Like the other, with the exit {@code main} installed before it built anything else. */
+    public static void run(ProcessExit exit, String[] args, String defaultsResource,
+                           Function<VertxOptions, Vertx> vertxFactory,
+                           Function<JsonObject, Deployable> verticleFactory) {
+        run(exit, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
     }
 
     /**
@@ -42,9 +49,22 @@ public final class RoleLauncher {
      * the broker that registers with it); a stop undeploys them in reverse order.
      */
     public static void run(Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
-        RoleSupervisor supervisor = new RoleSupervisor(roles);
-        ProcessExit exit = new ProcessExit(supervisor);
-        exit.installShutdownHook();
+        run(ProcessExit.install(), vertxFactory, roles);
+    }
+
+    /** Like the other, with the exit {@code main} installed before it built anything else. */
+    public static void run(ProcessExit exit, Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
+        RoleSupervisor supervisor;
+        try {
+            supervisor = new RoleSupervisor(roles);
+        } catch (RuntimeException e) {
+            reportFailedStart(e);
+            exit.exit(RoleSupervisor.EXIT_FAILED);
+            return;
+        }
+        if (!exit.supervise(supervisor)) {
+            return;   // a stop came first: the shutdown hook is ending the process
+        }
         log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
             ProcessHandle.current().pid(), roles.stream().map(Role::name).toList(), supervisor.graceMs());
         Vertx vertx;
@@ -61,7 +81,7 @@ public final class RoleLauncher {
                 return;
             }
             reportFailedStart(error);
-            exit.exitAfterFailedStart();
+            exit.exitAfterFailedStart(supervisor);
         });
     }
 
