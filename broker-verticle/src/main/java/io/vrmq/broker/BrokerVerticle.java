@@ -347,7 +347,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         return unregistered
             // No more checks once stopping: a producer asked now might answer a broker that is gone.
             .eventually(() -> masterServices == null ? Future.succeededFuture()
-                : steps.stopStep("stopping delivery and transaction checks (saving their progress)", masterServices::stop))
+                : steps.stopStep("stopping delivery and transaction checks (saving their progress)",
+                    masterServices::stop))
             .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
             .eventually(() -> steps.stopStep("answering in-flight requests", () -> Future.join(servers.stream()
                 .map(server -> server.shutdown(graceMs / IN_FLIGHT_SHARE_OF_GRACE)).toList())))

@@ -54,8 +54,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p>Start and stop: each step of the start runs through {@link LifecycleSteps}, so a stop during the start
  * ({@link #interruptStart}) ends it at the next step (the Raft start itself, blocking on a worker, is waited for); a
- * start that ends early or fails runs {@link #stop} itself, which closes Raft off the event loop. In-flight requests get
- * half of {@code shutdownGraceMs}, the launcher's bound for the whole stop.
+ * start that ends early or fails runs {@link #stop} itself, which closes Raft off the event loop. In-flight requests
+ * get half of {@code shutdownGraceMs}, the launcher's bound for the whole stop (default 5 s: Raft's own close takes
+ * about a second).
  */
 public final class ControllerVerticle extends VerticleBase implements InterruptibleRole {
     private static final Logger log = LoggerFactory.getLogger(ControllerVerticle.class);

@@ -56,7 +56,7 @@ public final class LifecycleSteps {
     /** Records that {@code step} runs now (a stop step, or a part of a start step). */
     public void enter(String step) {
         current = step;
-        log.debug("{}: {}", role, step);
+        log.info("{}: {}", role, step);
     }
 
     /** See {@link InterruptibleRole#interruptStart()}. Any thread. */
