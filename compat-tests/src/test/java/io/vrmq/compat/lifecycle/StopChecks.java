@@ -2,6 +2,7 @@ package io.vrmq.compat.lifecycle;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import java.time.Duration;
@@ -71,6 +72,22 @@ final class StopChecks {
         String[] lines = log.strip().split("\n");
         System.out.printf("%s: SIGKILL %s (%d ms) -> last line: %s%n", child.name(), label, delayMs,
             lines[lines.length - 1]);
+    }
+
+    /**
+     * A start that fails: the child exits by itself within {@code timeout} with code 1, says why ("start failed:")
+     * and never reports a blocked thread (the exit runs off the event loop). Returns what it logged.
+     */
+    static String awaitFailedStart(ChildJvm child, Duration timeout) {
+        if (!child.awaitExit(timeout)) {
+            child.kill();
+            fail(child.name() + " did not exit within " + timeout + " of a failed start" + child.describeLog());
+        }
+        String log = child.logSinceStart();
+        assertEquals(1, child.exitCode(), child.name() + " exit code after a failed start" + child.describeLog());
+        assertTrue(log.contains("start failed: "), child.name() + " says why its start failed" + child.describeLog());
+        assertNoBlockedThread(child, log);
+        return log;
     }
 
     /** A start after a clean stop (or a stop during a start) finds no damaged record and no torn tail. */
