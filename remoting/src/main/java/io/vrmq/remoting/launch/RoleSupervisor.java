@@ -13,6 +13,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -212,7 +213,7 @@ final class RoleSupervisor {
         return startedLastFirst().stream().map(Deployed::name).toList();
     }
 
-    private Outcome await(String what, Supplier<String> step, java.util.concurrent.CompletionStage<?> stage,
+    private Outcome await(String what, Supplier<String> step, CompletionStage<?> stage,
                           long deadlineNanos) {
         CompletableFuture<?> future = stage.toCompletableFuture();
         long beganNanos = System.nanoTime();
