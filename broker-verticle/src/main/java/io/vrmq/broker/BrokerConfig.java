@@ -56,6 +56,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
         require(clientChannelScanIntervalMs > 0, "clientChannelScanInterval", clientChannelScanIntervalMs);
         require(maxReconsumeTimes >= 0, "maxReconsumeTimes", maxReconsumeTimes);
         require(storeReaderThreads > 0, "storeReaderThreads", storeReaderThreads);
+        require(shutdownGraceMs > 0, "shutdownGraceMs", shutdownGraceMs);
         require(maxMessageSize > 0 && maxMessageSize < limits.maxFrameBytes(),
             "maxMessageSize (must be below maxFrameBytes " + limits.maxFrameBytes() + ")", maxMessageSize);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);

@@ -31,6 +31,8 @@ import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.broker.topic.SystemTopics;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.launch.InterruptibleRole;
+import io.vrmq.remoting.launch.LifecycleSteps;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
@@ -53,11 +55,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * listenPort and on the fast channel (listenPort - 2), registers with every NameServer, and runs the periodic tasks
  * (re-registration, offset persistence, silent-client expiry). One instance: processors share thread-safe tables,
  * held pulls live on this verticle's event loop.
+ *
+ * <p>Start and stop: every step of the start runs through {@link LifecycleSteps}, so a stop that comes during the
+ * start ({@link #interruptStart}) ends it at the next step, or inside the store recovery between two batches of
+ * records; a start that ends early or fails runs {@link #stop} itself (Vert.x does not) so that a store it opened is
+ * closed cleanly and nothing stays half-written. The stop gives the NameServer unregistration a quarter and in-flight
+ * requests half of {@code shutdownGraceMs}, the launcher's bound for the whole stop, keeping the rest for persisting
+ * tables and closing the store.
  */
-public final class BrokerVerticle extends VerticleBase {
+public final class BrokerVerticle extends VerticleBase implements InterruptibleRole {
     private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
     private static final long REGISTER_RETRY_FIRST_MS = 500;
     private static final long SLAVE_FIND_MASTER_INTERVAL_MS = 3_000;
+    /** Unregistration gets shutdownGraceMs / 4, in-flight requests shutdownGraceMs / 2 (see the class comment). */
+    private static final int UNREGISTER_SHARE_OF_GRACE = 4;
+    private static final int IN_FLIGHT_SHARE_OF_GRACE = 2;
 
     private final JsonObject rawConfig;
     private final BrokerConfig config;
@@ -67,6 +79,9 @@ public final class BrokerVerticle extends VerticleBase {
     private final List<RemotingServer> servers = new ArrayList<>();
     private final List<Long> timers = new ArrayList<>();
     private final PrometheusMeterRegistry registry;
+    private final LifecycleSteps steps = new LifecycleSteps("broker");
+    private PullHoldService holds;
+    private StoreAccess storeAccess;
     private BrokerAdminServer adminServer;
     private BrokerContext context;
     private NameServerRegistrar registrar;
@@ -74,6 +89,7 @@ public final class BrokerVerticle extends VerticleBase {
     private MasterServices masterServices;
     private HaServer haServer;
     private ControllerModeBroker controllerMode;
+    private boolean isStopping;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -110,70 +126,108 @@ public final class BrokerVerticle extends VerticleBase {
             root + "/config/consumerOffset.json"), json);
         ClientRegistry clients = new ClientRegistry(System::currentTimeMillis, config.channelExpiredTimeoutMs());
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
-        PullHoldService holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
+        holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
-        return Future.all(topics.load(), groups.load(), offsets.load())
-            .compose(loaded -> vertx.executeBlocking(() -> openStore(storeConfig, delayLevels, isControllerMode)))
+        return steps.run("loading topics, groups and offsets", () -> Future.all(topics.load(), groups.load(),
+                offsets.load()))
+            .compose(loaded -> steps.run("opening the store (recovery)", () -> vertx.executeBlocking(
+                () -> openStore(storeConfig, delayLevels, isControllerMode))))
             .compose(opened -> {
                 opened.store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
                     holds.onDispatched(topic, queueId, maxOffset));
-                StoreAccess storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
-                Replication replication;
-                if (isControllerMode) {
-                    controllerMode = new ControllerModeBroker(vertx, config, storeAccess, opened.epochs(), role);
-                    replication = controllerMode.replication();
-                } else {
-                    replication = createReplication(storeAccess);
-                }
-                context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-                    delayLevels, metrics, replication, role);
-                masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
-                    storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
-                createRegistrar(topics, json, identity);
-                if (isControllerMode) {
-                    controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
-                        namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
-                }
-                SystemTopics.ensure(topics, config, delayLevels.maxLevel());
-                return listen(BrokerProcessors.build(context, holds, this::delayOffsets,
-                    isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
-                        null, null)));
+                storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
+                return steps.run("wiring the broker", () -> wire(opened, json, delayLevels, identity, role, topics,
+                    groups, offsets, clients, metrics, isControllerMode));
             })
-            .compose(listening -> listenReplication())
-            .compose(listening -> startAdmin())
-            .compose(listening -> startRegistration(topics))
-            .onSuccess(started -> {
-                startPeriodicTasks(offsets, clients);
-                if (isControllerMode) {
-                    // Fenced until a controller names the role; the agent keeps trying on its own.
-                    controllerMode.start();
-                } else if (context.replication() instanceof SlaveReplication slave) {
-                    // A slave delivers no held messages: its master does, and the results arrive by replication.
-                    slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
-                        registrar::registerAll));
-                    // Started before its master, a slave would otherwise learn of it a whole registration period later.
-                    timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
-                        if (slave.masterAddr() == null) {
-                            registrar.registerAll();
-                        }
-                    }));
-                } else {
-                    // Only a master delivers held messages and asks producers about open transactions.
-                    masterServices.start();
-                }
+            .compose(listening -> steps.run("listening for replication", this::listenReplication))
+            .compose(listening -> steps.run("starting the admin API", this::startAdmin))
+            .compose(listening -> steps.run("registering with the name servers", () -> startRegistration(topics)))
+            .compose(registered -> steps.run("starting the broker's services", () -> {
+                startServices(offsets, clients, json, root, isControllerMode);
                 announce(brokerAddr, root);
-            });
+                steps.enter("serving");
+                return Future.<Void>succeededFuture();
+            }))
+            .recover(this::releaseAfterFailedStart);
     }
 
-    /** The store and, in controller mode, its epoch file. Blocking: on a worker. */
+    /** Builds the broker context and what hangs off it, then listens on listenPort and the fast channel. */
+    private Future<Void> wire(OpenedStore opened, RemotingJson json, DelayLevels delayLevels, BrokerIdentity identity,
+                              RoleState role, TopicConfigTable topics, SubscriptionGroupTable groups,
+                              ConsumerOffsetTable offsets, ClientRegistry clients, BrokerMetrics metrics,
+                              boolean isControllerMode) {
+        String root = config.storePathRootDir();
+        Replication replication;
+        if (isControllerMode) {
+            controllerMode = new ControllerModeBroker(vertx, config, storeAccess, opened.epochs(), role);
+            replication = controllerMode.replication();
+        } else {
+            replication = createReplication(storeAccess);
+        }
+        context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
+            delayLevels, metrics, replication, role);
+        masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
+            storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
+        createRegistrar(topics, json, identity);
+        if (isControllerMode) {
+            controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
+                namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
+        }
+        SystemTopics.ensure(topics, config, delayLevels.maxLevel());
+        return listen(BrokerProcessors.build(context, holds, this::delayOffsets,
+            isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
+                null, null)));
+    }
+
+    private void startServices(ConsumerOffsetTable offsets, ClientRegistry clients, RemotingJson json, String root,
+                               boolean isControllerMode) {
+        startPeriodicTasks(offsets, clients);
+        if (isControllerMode) {
+            // Fenced until a controller names the role; the agent keeps trying on its own.
+            controllerMode.start();
+        } else if (context.replication() instanceof SlaveReplication slave) {
+            // A slave delivers no held messages: its master does, and the results arrive by replication.
+            slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
+                registrar::registerAll));
+            // Started before its master, a slave would otherwise learn of it a whole registration period later.
+            timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
+                if (slave.masterAddr() == null) {
+                    registrar.registerAll();
+                }
+            }));
+        } else {
+            // Only a master delivers held messages and asks producers about open transactions.
+            masterServices.start();
+        }
+    }
+
+    /**
+     * A start that failed or was interrupted: Vert.x does not call stop() then, so run it here (it skips what was
+     * never built), closing a store that was opened; then fail with the start's own error.
+     */
+    private Future<Void> releaseAfterFailedStart(Throwable error) {
+        log.info("broker start ended before it completed ({}): releasing what it opened", error.getMessage());
+        return stop().transform(released -> Future.failedFuture(error));
+    }
+
+    /**
+     * The store and, in controller mode, its epoch file. Blocking: on a worker. The recovery gives up when the start is
+     * interrupted; a store opened when the epoch file cannot be is closed again.
+     */
     private OpenedStore openStore(StoreConfig storeConfig, DelayLevels delayLevels, boolean isControllerMode) {
         // Controller mode: consumers see only what every in-sync replica has, from the first recovery on.
         boolean isGated = isControllerMode && !config.autoSwitch().readUnCommitted();
         MessageStore store = MessageStore.open(storeConfig, StoreOptions.defaults()
-            .withTagsCodes(new ScheduleTagsCode(delayLevels)).withDispatchGatedByConfirmOffset(isGated));
-        EpochFile epochs = isControllerMode ? EpochFile.open(Path.of(config.controllerMode()
-            .epochFilePath(config.storePathRootDir()))) : null;
-        return new OpenedStore(store, epochs);
+            .withTagsCodes(new ScheduleTagsCode(delayLevels)).withDispatchGatedByConfirmOffset(isGated)
+            .withOpenCancelled(steps.interruption()));
+        try {
+            EpochFile epochs = isControllerMode ? EpochFile.open(Path.of(config.controllerMode()
+                .epochFilePath(config.storePathRootDir()))) : null;
+            return new OpenedStore(store, epochs);
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
+        }
     }
 
     private record OpenedStore(MessageStore store, EpochFile epochs) {
@@ -239,6 +293,9 @@ public final class BrokerVerticle extends VerticleBase {
      * registerNameServerPeriod later: retry soon, backing off, until every NameServer accepted once.
      */
     private Future<Void> registerUntilAccepted(long retryMs) {
+        if (isStopping) {
+            return Future.succeededFuture();   // a retry must not register again what the stop unregistered
+        }
         return registrar.registerAll().map(isAccepted -> {
             if (!isAccepted && retryMs < config.registerNameServerPeriodMs()) {
                 vertx.setTimer(retryMs, id -> registerUntilAccepted(retryMs * 2));
@@ -275,23 +332,49 @@ public final class BrokerVerticle extends VerticleBase {
 
     @Override
     public Future<?> stop() {
+        steps.enter("stopping: timers and the controller agent");
+        isStopping = true;
         timers.forEach(vertx::cancelTimer);
         // No role changes once stopping; the agent's controller connections close with it.
         Future<Void> agentStopped = controllerMode == null ? Future.succeededFuture() : controllerMode.stop();
-        Future<Void> unregistered = registrar == null ? Future.succeededFuture() : registrar.unregisterAll();
+        if (holds != null) {
+            holds.releaseAll();   // held pulls answer now: their connections then close at once
+        }
+        long graceMs = config.shutdownGraceMs();
+        Future<Void> unregistered = registrar == null ? Future.succeededFuture()
+            : steps.stopStep("unregistering from the name servers", () -> registrar.unregisterAll(
+                graceMs / UNREGISTER_SHARE_OF_GRACE));
         return unregistered
             // No more checks once stopping: a producer asked now might answer a broker that is gone.
-            .eventually(() -> masterServices == null ? Future.succeededFuture() : masterServices.stop())
+            .eventually(() -> masterServices == null ? Future.succeededFuture()
+                : steps.stopStep("stopping delivery and transaction checks (saving their progress)",
+                    masterServices::stop))
             .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
-            .eventually(() -> Future.join(servers.stream().map(server -> server.shutdown(config.shutdownGraceMs()))
-                .toList()))
+            .eventually(() -> steps.stopStep("answering in-flight requests", () -> Future.join(servers.stream()
+                .map(server -> server.shutdown(graceMs / IN_FLIGHT_SHARE_OF_GRACE)).toList())))
             .eventually(() -> context == null ? Future.succeededFuture()
-                : Future.join(context.offsets().persistIfDirty(), context.topics().persist()))
-            .eventually(() -> context == null ? Future.succeededFuture() : context.replication().stop())
-            .eventually(() -> context == null ? Future.succeededFuture() : context.store().close())
+                : steps.stopStep("persisting consumer offsets and topics", () -> Future.join(context.offsets()
+                    .persistIfDirty(), context.topics().persist())))
+            .eventually(() -> context == null ? Future.succeededFuture()
+                : steps.stopStep("stopping replication", context.replication()::stop))
+            .eventually(() -> storeAccess == null ? Future.succeededFuture()
+                : steps.stopStep("closing the store (flush, checkpoint)", storeAccess::close))
             .eventually(() -> namesrvClient == null ? Future.succeededFuture() : namesrvClient.close())
             .eventually(() -> agentStopped)
-            .onComplete(done -> log.info("broker stopped"));
+            .onComplete(done -> {
+                steps.enter("stopped");
+                log.info("broker stopped");
+            });
+    }
+
+    @Override
+    public void interruptStart() {
+        steps.interrupt();
+    }
+
+    @Override
+    public String currentStep() {
+        return steps.current();
     }
 
     /** The bound remoting port. */

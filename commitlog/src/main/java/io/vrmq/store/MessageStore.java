@@ -91,29 +91,38 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
-     * Locks the directory, recovers (see {@link RecoveryReport}), creates the abort file and starts the store's
-     * threads. Throws when the directory is locked by another store or a file cannot be mapped.
+     * Locks the directory, creates the abort file, recovers (see {@link RecoveryReport}) and starts the store's
+     * threads. The abort file comes first so that an open that does not complete (a crash, a kill, a cancellation,
+     * a failure) is always followed by a full crash recovery, never trusted as a clean shutdown. Throws when the
+     * directory is locked by another store or a file cannot be mapped, and {@link java.util.concurrent
+     * .CancellationException} once {@link StoreOptions#isOpenCancelled()} says so during recovery; in every case the
+     * lock is released.
      */
     public static MessageStore open(StoreConfig config, StoreOptions options) {
         StoreFiles files = new StoreFiles(config.storePathRootDir());
         files.lock();
         try {
             boolean clean = !files.wasAborted();
+            files.createAbortFile();
+            OpenCancellation cancellation = new OpenCancellation(options.isOpenCancelled());
             Checkpoint checkpoint = Checkpoint.open(files.checkpointFile());
             SegmentedLog segments = SegmentedLog.open(files.commitLogDirectory(), config.mappedFileSizeCommitLog());
             ConsumeQueueTable queues = ConsumeQueueTable.open(files.consumeQueueDirectory(),
                     config.mappedFileSizeConsumeQueue());
             IndexService index = IndexService.open(files.indexDirectory(), config.maxIndexHashSlots(),
                     config.maxIndexCount(), options.clock());
-            StoreRecovery.Outcome outcome = StoreRecovery.recoverCommitLog(segments, checkpoint, clean, 0);
+            log.info("recovering store {} after a {}: {} commit log segments", config.storePathRootDir(),
+                    clean ? "clean shutdown" : "crash", segments.segments().length);
+            StoreRecovery.Outcome outcome = StoreRecovery.recoverCommitLog(segments, checkpoint, clean, 0,
+                    cancellation);
             CommitLog commitLog = new CommitLog(segments, HostAddress.of(config.storeHost()), outcome.endOffset(),
                     () -> options.disk().usableBytes(config.storePathRootDir()));
             QueueRecovery.Result recovered = QueueRecovery.recover(commitLog, queues, index, checkpoint, outcome, clean,
-                    options.tagsCodes(), options.dispatchGatedByConfirmOffset());
+                    options.tagsCodes(), options.dispatchGatedByConfirmOffset(), cancellation);
+            cancellation.check("starting the store threads", outcome.endOffset());
             MessageStore store = new MessageStore(config, options, files, checkpoint, commitLog, queues, index,
                     recovered);
             store.services.start();
-            files.createAbortFile();
             return store;
         } catch (RuntimeException e) {
             files.unlock();

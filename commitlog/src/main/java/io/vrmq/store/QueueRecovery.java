@@ -29,8 +29,10 @@ final class QueueRecovery {
                   RecoveryReport report) {
     }
 
+    /** The re-dispatch polls {@code cancellation} between batches of records. */
     static Result recover(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, Checkpoint checkpoint,
-                          StoreRecovery.Outcome outcome, boolean clean, TagsCodeFunction tagsCodes, boolean gated) {
+                          StoreRecovery.Outcome outcome, boolean clean, TagsCodeFunction tagsCodes, boolean gated,
+                          OpenCancellation cancellation) {
         long end = outcome.endOffset();
         for (ConsumeQueue queue : queues.all()) {
             queue.blankAfter(end);
@@ -48,7 +50,7 @@ final class QueueRecovery {
         long confirmOffset = recoveredConfirmOffset(commitLog, checkpoint, end);
         Dispatcher dispatcher = new Dispatcher(commitLog, queues, index, tagsCodes,
                 range -> damaged.putIfAbsent(range.commitLogOffset(), range), dispatchStart, gated, confirmOffset);
-        long redispatched = dispatcher.dispatchUpTo(end);
+        long redispatched = redispatch(dispatcher, end, cancellation);
         for (ConsumeQueue queue : queues.all()) {
             queue.deleteBelow(commitLog.minOffset());
         }
@@ -59,6 +61,18 @@ final class QueueRecovery {
         log.info("store recovered: {}; confirm offset {}{}", report, confirmOffset,
                 gated ? " (ConsumeQueues built up to it)" : "");
         return new Result(dispatcher, queueOffsets, damaged, report);
+    }
+
+    /** Dispatches up to {@code end} in batches, polling {@code cancellation} before each; the records dispatched. */
+    private static long redispatch(Dispatcher dispatcher, long end, OpenCancellation cancellation) {
+        long records = 0;
+        long batch;
+        do {
+            cancellation.check("re-dispatching the commit log", dispatcher.dispatchedOffset());
+            batch = dispatcher.dispatchUpTo(end, OpenCancellation.RECORDS_BETWEEN_CHECKS);
+            records += batch;
+        } while (batch == OpenCancellation.RECORDS_BETWEEN_CHECKS);
+        return records;
     }
 
     /** The checkpoint's confirm offset clamped into [min, end] (RocketMQ's correction at recovery); end if none. */

@@ -5,6 +5,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.OperatingSystemMXBean;
 import java.time.InstantSource;
 import java.time.ZoneId;
+import java.util.function.BooleanSupplier;
 
 /**
  * What a store takes besides its config: time, the zone of {@code deleteWhen}, the disk probe, the tagsCode rule and
@@ -16,9 +17,16 @@ import java.time.ZoneId;
  *                            {@link MessageStore#setDispatchGatedByConfirmOffset}): controller mode without
  *                            readUnCommitted opens gated, so recovery builds ConsumeQueues only up to the confirm offset
  *                            kept in the checkpoint. Default false (classic roles).
+ * @param isOpenCancelled polled by {@link MessageStore#open} while it recovers (between batches of records): once
+ *                        true, open gives up with a {@link java.util.concurrent.CancellationException}, leaving the
+ *                        store as a crash would (the next open recovers again). The broker passes "a stop was asked
+ *                        for". Default never. Called on the opening thread; must be cheap.
  */
 public record StoreOptions(InstantSource clock, ZoneId zone, DiskUsageProbe disk, TagsCodeFunction tagsCodes,
-                           long physicalMemoryBytes, boolean dispatchGatedByConfirmOffset) {
+                           long physicalMemoryBytes, boolean dispatchGatedByConfirmOffset,
+                           BooleanSupplier isOpenCancelled) {
+    private static final BooleanSupplier NEVER = () -> false;
+
     public StoreOptions {
         if (physicalMemoryBytes <= 0) {
             throw new IllegalArgumentException("physicalMemoryBytes " + physicalMemoryBytes + " <= 0");
@@ -27,31 +35,41 @@ public record StoreOptions(InstantSource clock, ZoneId zone, DiskUsageProbe disk
 
     public static StoreOptions defaults() {
         return new StoreOptions(InstantSource.system(), ZoneId.systemDefault(), DiskUsageProbe.fileStore(),
-                TagsCodeFunction.tagHash(), totalPhysicalMemoryBytes(), false);
+                TagsCodeFunction.tagHash(), totalPhysicalMemoryBytes(), false, NEVER);
     }
 
     public StoreOptions withClock(InstantSource newClock) {
-        return new StoreOptions(newClock, zone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
+        return new StoreOptions(newClock, zone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset,
+                isOpenCancelled);
     }
 
     public StoreOptions withZone(ZoneId newZone) {
-        return new StoreOptions(clock, newZone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
+        return new StoreOptions(clock, newZone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset,
+                isOpenCancelled);
     }
 
     public StoreOptions withDisk(DiskUsageProbe newDisk) {
-        return new StoreOptions(clock, zone, newDisk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
+        return new StoreOptions(clock, zone, newDisk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset,
+                isOpenCancelled);
     }
 
     public StoreOptions withTagsCodes(TagsCodeFunction newTagsCodes) {
-        return new StoreOptions(clock, zone, disk, newTagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset);
+        return new StoreOptions(clock, zone, disk, newTagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset,
+                isOpenCancelled);
     }
 
     public StoreOptions withPhysicalMemoryBytes(long newPhysicalMemoryBytes) {
-        return new StoreOptions(clock, zone, disk, tagsCodes, newPhysicalMemoryBytes, dispatchGatedByConfirmOffset);
+        return new StoreOptions(clock, zone, disk, tagsCodes, newPhysicalMemoryBytes, dispatchGatedByConfirmOffset,
+                isOpenCancelled);
     }
 
     public StoreOptions withDispatchGatedByConfirmOffset(boolean gated) {
-        return new StoreOptions(clock, zone, disk, tagsCodes, physicalMemoryBytes, gated);
+        return new StoreOptions(clock, zone, disk, tagsCodes, physicalMemoryBytes, gated, isOpenCancelled);
+    }
+
+    public StoreOptions withOpenCancelled(BooleanSupplier newIsOpenCancelled) {
+        return new StoreOptions(clock, zone, disk, tagsCodes, physicalMemoryBytes, dispatchGatedByConfirmOffset,
+                newIsOpenCancelled);
     }
 
     /**

@@ -30,8 +30,9 @@ final class StoreRecovery {
     record Outcome(long walkedFromOffset, long endOffset, boolean truncatedTail, List<DamagedRange> damaged) {
     }
 
+    /** The walk, which only reads, polls {@code cancellation}; the cut after it is short and never interrupted. */
     static Outcome recoverCommitLog(SegmentedLog segments, Checkpoint checkpoint, boolean cleanShutdown,
-                                    long emptyLogOffset) {
+                                    long emptyLogOffset, OpenCancellation cancellation) {
         if (segments.isEmpty()) {
             return new Outcome(emptyLogOffset, emptyLogOffset, false, List.of());
         }
@@ -40,6 +41,7 @@ final class StoreRecovery {
         List<DamagedRange> damaged = new ArrayList<>();
         RecordScanner.Step step;
         while ((step = scanner.next(Long.MAX_VALUE)) != RecordScanner.Step.END) {
+            cancellation.tick("walking the commit log", scanner.offset());
             if (step == RecordScanner.Step.DAMAGED) {
                 DamagedRange range = new DamagedRange(scanner.segment().file(), scanner.position(),
                         scanner.stepOffset(), scanner.sizeBytes(), scanner.reason());

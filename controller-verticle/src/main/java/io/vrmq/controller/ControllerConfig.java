@@ -65,7 +65,7 @@ public record ControllerConfig(String group, List<ControllerPeer> peers, String 
         require(brokerHeartbeatTimeoutMs > 0, "brokerHeartbeatTimeoutMs", brokerHeartbeatTimeoutMs);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);
         require(maxConnections > 0, "maxConnections", maxConnections);
-        require(shutdownGraceMs >= 0, "shutdownGraceMs", shutdownGraceMs);
+        require(shutdownGraceMs > 0, "shutdownGraceMs", shutdownGraceMs);
     }
 
     public static ControllerConfig from(JsonObject json) {

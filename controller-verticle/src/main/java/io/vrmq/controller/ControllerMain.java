@@ -5,6 +5,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Vertx;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vrmq.remoting.launch.ProcessExit;
 import io.vrmq.remoting.launch.RoleLauncher;
 
 /**
@@ -18,8 +19,9 @@ public final class ControllerMain {
     }
 
     public static void main(String[] args) {
+        ProcessExit exit = ProcessExit.install();   // first: a SIGTERM from now on exits 0
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        RoleLauncher.run(args, DEFAULTS_RESOURCE, options -> Vertx.builder()
+        RoleLauncher.run(exit, args, DEFAULTS_RESOURCE, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build(),

@@ -31,6 +31,8 @@ import io.vrmq.controller.raft.RaftNode;
 import io.vrmq.controller.raft.RaftStatus;
 import io.vrmq.controller.state.StateCodec;
 import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.launch.InterruptibleRole;
+import io.vrmq.remoting.launch.LifecycleSteps;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
@@ -49,12 +51,21 @@ import java.util.concurrent.atomic.AtomicInteger;
  * brokers put in controllerAddr), its member of the Raft group, the heartbeat table with its expiry scan, the
  * leader's inactive-master scan, and the admin HTTP router (default 127.0.0.1:9882). One instance: every request,
  * timer and connection close runs on this verticle's event loop, which is what orders the controller's decisions.
+ *
+ * <p>Start and stop: each step of the start runs through {@link LifecycleSteps}, so a stop during the start
+ * ({@link #interruptStart}) ends it at the next step (the Raft start itself, blocking on a worker, is waited for); a
+ * start that ends early or fails runs {@link #stop} itself, which closes Raft off the event loop. In-flight requests
+ * get half of {@code shutdownGraceMs}, the launcher's bound for the whole stop (default 5 s: Raft's own close takes
+ * about a second).
  */
-public final class ControllerVerticle extends VerticleBase {
+public final class ControllerVerticle extends VerticleBase implements InterruptibleRole {
     private static final Logger log = LoggerFactory.getLogger(ControllerVerticle.class);
+    /** In-flight requests get shutdownGraceMs / 2 (see the class comment). */
+    private static final int IN_FLIGHT_SHARE_OF_GRACE = 2;
 
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
+    private final LifecycleSteps steps;
     private ControllerConfig config;
     private volatile RaftNode raft;
     private RemotingServer remotingServer;
@@ -70,13 +81,19 @@ public final class ControllerVerticle extends VerticleBase {
         this.rawConfig = rawConfig.copy();
         this.config = ControllerConfig.from(rawConfig);
         this.registry = registry;
+        this.steps = new LifecycleSteps("controller " + config.selfId());
     }
 
     @Override
     public Future<?> start() {
         PersistedSettings store = new PersistedSettings(Path.of(config.configStorePath()));
-        return vertx.executeBlocking(store::read)
-            .compose(persisted -> startWith(store, persisted));
+        return steps.run("reading persisted settings", () -> vertx.executeBlocking(store::read))
+            .compose(persisted -> startWith(store, persisted))
+            .recover(error -> {
+                log.info("controller {} start ended before it completed ({}): releasing what it opened",
+                    config.selfId(), error.getMessage());
+                return stop().transform(released -> Future.failedFuture(error));
+            });
     }
 
     private Future<?> startWith(PersistedSettings store, Properties persisted) {
@@ -107,21 +124,23 @@ public final class ControllerVerticle extends VerticleBase {
             new ConfigUpdater(vertx, settings, config, live, store, persisted));
         remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true),
             config.limits(), config.maxConnections(), new AtomicInteger(), processors, metrics);
-        return vertx.executeBlocking(() -> {
+        return steps.run("starting Raft (storage, log replay, peers)", () -> vertx.executeBlocking(() -> {
             raft.start();
             return null;
-        })
-            .compose(started -> remotingServer.listen(config.bindAddress(), config.self().port()))
+        }))
+            .compose(started -> steps.run("listening", () -> remotingServer.listen(config.bindAddress(),
+                config.self().port())))
             .compose(port -> {
                 remotingPort = port;
-                return startAdmin(json, stateMachine, liveTable, metrics);
+                return steps.run("starting the admin API", () -> startAdmin(json, stateMachine, liveTable, metrics));
             })
-            .onSuccess(started -> {
+            .compose(started -> steps.run("starting the scans", () -> {
                 startTimers(live, liveTable, () -> metrics.refreshGroups(GroupView.describe(stateMachine.state(),
                     liveTable).stream().map(GroupView::sample).toList()));
                 announce();
-            })
-            .onFailure(error -> closeRaft());
+                steps.enter("serving");
+                return Future.<Void>succeededFuture();
+            }));
     }
 
     private ProcessorTable processors(RemotingJson json, DecisionSequencer sequencer, BrokerLiveTable liveTable,
@@ -198,14 +217,28 @@ public final class ControllerVerticle extends VerticleBase {
         }
         Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
         Future<Void> remoting = remotingServer == null ? Future.succeededFuture()
-            : remotingServer.shutdown(config.shutdownGraceMs());
+            : steps.stopStep("answering in-flight requests", () -> remotingServer.shutdown(config.shutdownGraceMs()
+                / IN_FLIGHT_SHARE_OF_GRACE));
         Future<Void> client = notifyClient == null ? Future.succeededFuture() : notifyClient.close();
         return Future.all(admin, remoting, client)
-            .transform(closed -> vertx.executeBlocking(() -> {
+            .transform(closed -> steps.stopStep("closing Raft", () -> vertx.executeBlocking(() -> {
                 closeRaft();
                 return null;
-            }))
-            .onComplete(done -> log.info("controller {} stopped", config.selfId()));
+            })))
+            .onComplete(done -> {
+                steps.enter("stopped");
+                log.info("controller {} stopped", config.selfId());
+            });
+    }
+
+    @Override
+    public void interruptStart() {
+        steps.interrupt();
+    }
+
+    @Override
+    public String currentStep() {
+        return steps.current();
     }
 
     private void closeRaft() {

@@ -26,7 +26,7 @@ public record NameServerConfig(int listenPort, String bindAddress, int adminPort
         require(scanNotActiveBrokerIntervalMs > 0, "scanNotActiveBrokerInterval", scanNotActiveBrokerIntervalMs);
         require(brokerChannelExpiredTimeMs > 0, "brokerChannelExpiredTime", brokerChannelExpiredTimeMs);
         require(maxConnections > 0, "maxConnections", maxConnections);
-        require(shutdownGraceMs >= 0, "shutdownGraceMs", shutdownGraceMs);
+        require(shutdownGraceMs > 0, "shutdownGraceMs", shutdownGraceMs);
     }
 
     public static NameServerConfig from(JsonObject json) {

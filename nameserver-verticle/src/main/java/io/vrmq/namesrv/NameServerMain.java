@@ -6,6 +6,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.micrometer.MicrometerMetricsFactory;
 import io.vertx.micrometer.MicrometerMetricsOptions;
+import io.vrmq.remoting.launch.ProcessExit;
 import io.vrmq.remoting.launch.RoleLauncher;
 
 import java.io.IOException;
@@ -29,14 +30,16 @@ public final class NameServerMain {
     }
 
     public static void main(String[] args) {
+        ProcessExit exit = ProcessExit.install();   // first: a SIGTERM from now on exits 0
         String refusal = embeddedControllerRefusal(RoleLauncher.option(args, "conf"), System.getenv(),
             System.getProperties());
         if (refusal != null) {
             System.err.println("start failed: " + refusal);
-            System.exit(1);
+            exit.exit(1);
+            return;
         }
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        RoleLauncher.run(args, DEFAULTS_RESOURCE, options -> Vertx.builder()
+        RoleLauncher.run(exit, args, DEFAULTS_RESOURCE, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build(),

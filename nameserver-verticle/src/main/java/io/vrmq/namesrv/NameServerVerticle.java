@@ -127,7 +127,8 @@ public final class NameServerVerticle extends VerticleBase {
             vertx.cancelTimer(scanTimer);
         }
         Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
-        return Future.all(remotingServer.shutdown(config.shutdownGraceMs()), admin)
+        // In-flight requests get half of shutdownGraceMs, the launcher's bound for the whole stop.
+        return Future.all(remotingServer.shutdown(config.shutdownGraceMs() / 2), admin)
             .onComplete(done -> log.info("name server stopped"));
     }
 

@@ -48,7 +48,7 @@ class NameServerConfigTest {
         "scanNotActiveBrokerInterval, 0",
         "brokerChannelExpiredTime, -5",
         "maxConnections, 0",
-        "shutdownGraceMs, -1",
+        "shutdownGraceMs, 0",
         "maxFrameBytes, 4",
         "maxHeaderBytes, 0",
         "maxHeaderBytes, 16777216",

@@ -9,6 +9,8 @@ import io.vrmq.controller.ControllerMain;
 import io.vrmq.controller.ControllerVerticle;
 import io.vrmq.namesrv.NameServerVerticle;
 import io.vrmq.remoting.config.RoleConfigLoader;
+import io.vrmq.remoting.launch.InterruptibleRole;
+import io.vrmq.remoting.launch.LifecycleSteps;
 
 import java.util.List;
 
@@ -17,9 +19,11 @@ import java.util.List;
  * the NameServer's keys and the controller's (each role takes the keys it knows, so a key both have, such as
  * bindAddress or scanNotActiveBrokerInterval, applies to both, as in RocketMQ). The NameServer's admin API keeps
  * {@code adminPort}; the controller's listens on {@code controllerAdminPort} (default 9882), so the two never clash.
- * Both are child deployments of this verticle and stop with it. Wiring only; runs on its own event loop.
+ * Both are child deployments of this verticle and stop with it (Vert.x undeploys the children first). A stop during
+ * the start ends it at the next step and interrupts the controller's own start. Wiring only; runs on its own event
+ * loop.
  */
-public final class NameServerWithController extends VerticleBase {
+public final class NameServerWithController extends VerticleBase implements InterruptibleRole {
     static final String NAMESRV_DEFAULTS = "namesrv-defaults.json";
     static final String EMBEDDED_DEFAULTS = "embedded-controller-defaults.json";
     static final String EMBEDDED_KEY = "enableControllerInNamesrv";
@@ -27,6 +31,8 @@ public final class NameServerWithController extends VerticleBase {
     private final JsonObject nameServerConfig;
     private final String configPath;
     private final PrometheusMeterRegistry registry;
+    private final LifecycleSteps steps = new LifecycleSteps("namesrv with its controller");
+    private volatile ControllerVerticle controller;
 
     private NameServerWithController(JsonObject nameServerConfig, String configPath,
                                      PrometheusMeterRegistry registry) {
@@ -48,12 +54,35 @@ public final class NameServerWithController extends VerticleBase {
 
     @Override
     public Future<?> start() {
-        return vertx.deployVerticle(new NameServerVerticle(nameServerConfig, registry))
-            .compose(deployed -> RoleConfigLoader.load(vertx, ControllerMain.DEFAULTS_RESOURCE,
-                List.of(NAMESRV_DEFAULTS, EMBEDDED_DEFAULTS), configPath))
+        return steps.run("starting the NameServer", () -> vertx.deployVerticle(new NameServerVerticle(
+                nameServerConfig, registry)))
+            .compose(deployed -> steps.run("reading the controller's config", () -> RoleConfigLoader.load(vertx,
+                ControllerMain.DEFAULTS_RESOURCE, List.of(NAMESRV_DEFAULTS, EMBEDDED_DEFAULTS), configPath)))
             .compose(controllerConfig -> RoleConfigLoader.load(vertx, EMBEDDED_DEFAULTS,
                     List.of(NAMESRV_DEFAULTS, ControllerMain.DEFAULTS_RESOURCE), configPath)
                 .map(embedded -> controllerConfig.copy().put("adminPort", embedded.getInteger("controllerAdminPort"))))
-            .compose(controllerConfig -> vertx.deployVerticle(new ControllerVerticle(controllerConfig, registry)));
+            .compose(controllerConfig -> steps.run("starting the embedded controller", () -> {
+                controller = new ControllerVerticle(controllerConfig, registry);
+                if (steps.isInterrupted()) {
+                    controller.interruptStart();   // the stop came while this step was being entered
+                }
+                return vertx.deployVerticle(controller);
+            }))
+            .onSuccess(deployed -> steps.enter("serving"));
+    }
+
+    @Override
+    public void interruptStart() {
+        steps.interrupt();
+        ControllerVerticle starting = controller;
+        if (starting != null) {
+            starting.interruptStart();
+        }
+    }
+
+    @Override
+    public String currentStep() {
+        ControllerVerticle starting = controller;
+        return starting == null ? steps.current() : steps.current() + " (controller: " + starting.currentStep() + ")";
     }
 }

@@ -8,6 +8,7 @@ import io.vertx.micrometer.MicrometerMetricsOptions;
 import io.vrmq.broker.BrokerVerticle;
 import io.vrmq.controller.ControllerMain;
 import io.vrmq.controller.ControllerVerticle;
+import io.vrmq.remoting.launch.ProcessExit;
 import io.vrmq.remoting.launch.RoleLauncher;
 
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ public final class StandaloneMain {
     }
 
     public static void main(String[] args) {
+        ProcessExit exit = ProcessExit.install();   // first: a SIGTERM from now on exits 0
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         String namesrvConfig = RoleLauncher.option(args, "namesrv-conf");
         String controllerConfig = RoleLauncher.option(args, "controller-conf");
@@ -40,7 +42,7 @@ public final class StandaloneMain {
         }
         roles.add(new RoleLauncher.Role("broker-defaults.json", RoleLauncher.option(args, "broker-conf"),
             config -> new BrokerVerticle(config, registry)));
-        RoleLauncher.run(options -> Vertx.builder()
+        RoleLauncher.run(exit, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry))
                 .build(),

@@ -35,6 +35,7 @@ public final class PullHoldService {
     private final Map<QueueKey, Long> advanced = new ConcurrentHashMap<>();
     private final AtomicBoolean isWakeScheduled = new AtomicBoolean();
     private int heldCount;
+    private boolean isReleased;
 
     public PullHoldService(Vertx vertx, Context context, int maxHeldPulls) {
         this.vertx = vertx;
@@ -42,8 +43,14 @@ public final class PullHoldService {
         this.maxHeldPulls = maxHeldPulls;
     }
 
-    /** Holds a pull; false when the limit is reached (the caller answers at once). Event loop only. */
+    /**
+     * Holds a pull; false when the limit is reached or the broker is stopping (the caller answers at once). Event
+     * loop only.
+     */
     public boolean hold(HeldPull pull) {
+        if (isReleased) {
+            return false;
+        }
         if (heldCount >= maxHeldPulls) {
             log.warn("maxHeldPullRequests {} reached: answering a pull of {}:{} at once", maxHeldPulls,
                 pull.topic(), pull.queueId());
@@ -55,6 +62,21 @@ public final class PullHoldService {
         long delayMs = Math.max(1, pull.deadlineMs() - System.currentTimeMillis());
         expiryTimers.put(pull, vertx.setTimer(delayMs, id -> expire(key, pull)));
         return true;
+    }
+
+    /**
+     * The broker is stopping: every held pull is re-run now and answers what it finds (its connection can then close
+     * at once instead of holding the shutdown for the suspend timeout), and no pull is held any more. Event loop only.
+     */
+    public void releaseAll() {
+        isReleased = true;
+        List<HeldPull> released = new ArrayList<>();
+        heldByQueue.values().forEach(released::addAll);
+        heldByQueue.clear();
+        heldCount = 0;
+        expiryTimers.values().forEach(vertx::cancelTimer);
+        expiryTimers.clear();
+        released.forEach(pull -> pull.wake().run());
     }
 
     public int heldCount() {

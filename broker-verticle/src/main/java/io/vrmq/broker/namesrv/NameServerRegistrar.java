@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BiConsumer;
 import java.util.zip.CRC32;
 
@@ -91,14 +92,19 @@ public final class NameServerRegistrar {
         return Future.join(rounds).map(all -> rounds.stream().allMatch(Future::result));
     }
 
-    public Future<Void> unregisterAll() {
+    /**
+     * UNREGISTER_BROKER to every NameServer at once; completes when each answered, failed or took {@code timeoutMs}
+     * (a failure is logged, never returned: the NameServer expires us anyway).
+     */
+    public Future<Void> unregisterAll(long timeoutMs) {
         if (role.current().brokerId() < 0) {
             return Future.succeededFuture();
         }
         List<Future<Void>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
             rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.UNREGISTER_BROKER, identityHeader(),
-                    null), 3_000)
+                    null), timeoutMs)
+                .timeout(timeoutMs, TimeUnit.MILLISECONDS)   // the connect as well, when none is open yet
                 .<Void>mapEmpty()
                 .recover(error -> {
                     log.warn("unregister from name server {} failed: {}", addr, error.getMessage());

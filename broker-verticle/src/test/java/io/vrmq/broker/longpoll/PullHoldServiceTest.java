@@ -13,6 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 
 @ExtendWith(VertxExtension.class)
 class PullHoldServiceTest {
@@ -59,6 +60,32 @@ class PullHoldServiceTest {
                 test.verify(() -> assertEquals(1, holds.heldCount()));
                 test.completeNow();
             });
+        });
+    }
+
+    /** At stop every held pull answers at once, their timers go, and a pull arriving later is not held. */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void releaseAllAnswersEveryHeldPullNowAndHoldsNoMore(Vertx vertx, VertxTestContext test) {
+        Context context = vertx.getOrCreateContext();
+        context.runOnContext(ignored -> {
+            PullHoldService holds = new PullHoldService(vertx, context, 10_000);
+            AtomicInteger woken = new AtomicInteger();
+            for (int i = 0; i < HELD; i++) {
+                holds.hold(new HeldPull("T", i % 3, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                    woken::incrementAndGet));
+            }
+
+            holds.releaseAll();
+
+            test.verify(() -> {
+                assertEquals(HELD, woken.get());
+                assertEquals(0, holds.heldCount());
+                assertEquals(0, holds.armedExpiryTimers());
+                assertFalse(holds.hold(new HeldPull("T", 0, 5, TagFilter.ALL,
+                    System.currentTimeMillis() + LONG_SUSPEND_MS, () -> test.failNow("held after the release"))));
+            });
+            test.completeNow();
         });
     }
 }

@@ -110,9 +110,14 @@ public final class Dispatcher implements Runnable {
      * recovery's end) and, while gated, at or below the confirm offset; returns how many records were dispatched.
      */
     public long dispatchUpTo(long limitOffset) {
+        return dispatchUpTo(limitOffset, Long.MAX_VALUE);
+    }
+
+    /** Like {@link #dispatchUpTo(long)}, stopping after {@code maxRecords} records (recovery, between two polls). */
+    public long dispatchUpTo(long limitOffset, long maxRecords) {
         turn.lock();
         try {
-            return dispatchLocked(limitOffset);
+            return dispatchLocked(limitOffset, maxRecords);
         } finally {
             turn.unlock();
         }
@@ -144,11 +149,12 @@ public final class Dispatcher implements Runnable {
         return isGated ? Math.min(limitOffset, confirmOffset) : limitOffset;
     }
 
-    private long dispatchLocked(long limitOffset) {
+    private long dispatchLocked(long limitOffset, long maxRecords) {
         long records = 0;
         long gateLimit = gateLimit(limitOffset);
         RecordScanner.Step step;
-        while (scanner.offset() < gateLimit && (step = scanner.next(limitOffset)) != RecordScanner.Step.END) {
+        while (records < maxRecords && scanner.offset() < gateLimit
+                && (step = scanner.next(limitOffset)) != RecordScanner.Step.END) {
             if (scanner.offset() > gateLimit) {
                 scanner.rewindStep();   // ends beyond the confirm offset: not yet
                 break;

@@ -32,11 +32,14 @@ public final class ChildJvm implements AutoCloseable {
     private final String name;
     private final Process process;
     private final Path logFile;
+    /** Bytes the log already had when this process started: a restart appends to the same file. */
+    private final long logStartBytes;
 
-    private ChildJvm(String name, Process process, Path logFile) {
+    private ChildJvm(String name, Process process, Path logFile, long logStartBytes) {
         this.name = name;
         this.process = process;
         this.logFile = logFile;
+        this.logStartBytes = logStartBytes;
     }
 
     /**
@@ -57,16 +60,25 @@ public final class ChildJvm implements AutoCloseable {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().putAll(environment);
-            return new ChildJvm(name, builder.start(), logFile);
+            long logStartBytes = Files.exists(logFile) ? Files.size(logFile) : 0;
+            return new ChildJvm(name, builder.start(), logFile, logStartBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + command, e);
         }
     }
 
-    /** Waits until a line containing {@code fragment} appears in the log; fails early if the child exits. */
+    /**
+     * Waits until a line containing {@code fragment} appears in what this process logged (not an earlier process on
+     * the same log file); fails early if the child exits.
+     */
     public void awaitLogLine(String fragment, Duration timeout) {
+        awaitLogLine(fragment, timeout, LOG_POLL_INTERVAL_MS);
+    }
+
+    /** Like {@link #awaitLogLine(String, Duration)}, polling every {@code pollIntervalMs}. */
+    public void awaitLogLine(String fragment, Duration timeout, long pollIntervalMs) {
         long deadlineNanos = System.nanoTime() + timeout.toNanos();
-        while (!log().contains(fragment)) {
+        while (!logSinceStart().contains(fragment)) {
             if (!process.isAlive()) {
                 throw new AssertionError(name + " exited with " + process.exitValue() + " before logging '"
                     + fragment + "'" + describeLog());
@@ -74,7 +86,7 @@ public final class ChildJvm implements AutoCloseable {
             if (System.nanoTime() > deadlineNanos) {
                 throw new AssertionError(name + " did not log '" + fragment + "' within " + timeout + describeLog());
             }
-            pause(LOG_POLL_INTERVAL_MS);
+            pause(pollIntervalMs);
         }
     }
 
@@ -129,6 +141,22 @@ public final class ChildJvm implements AutoCloseable {
 
     public boolean isAlive() {
         return process.isAlive();
+    }
+
+    /** Waits up to {@code timeout} for the process to exit; whether it did. */
+    public boolean awaitExit(Duration timeout) {
+        return waitForExit(timeout);
+    }
+
+    /** The exit code (143 = SIGTERM before the JVM handled it, 137 = SIGKILL); the process must have exited. */
+    public int exitCode() {
+        return process.exitValue();
+    }
+
+    /** Everything this process wrote to the log (stdout and stderr), not what earlier ones on the same file did. */
+    public String logSinceStart() {
+        String all = log();
+        return all.length() <= logStartBytes ? "" : all.substring((int) logStartBytes);
     }
 
     public String name() {

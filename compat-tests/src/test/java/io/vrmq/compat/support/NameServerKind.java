@@ -19,28 +19,7 @@ public enum NameServerKind {
     VRMQ {
         @Override
         RunningNameServer start(Path dir, NameServerSettings settings, int listenPort) {
-            Path jar = Path.of(System.getProperty(JAR_PROPERTY, "../nameserver-verticle/target/vrmq-namesrv.jar"));
-            if (!Files.isRegularFile(jar)) {
-                throw new IllegalStateException("our NameServer jar " + jar.toAbsolutePath() + " is missing: build it"
-                    + " with `mvn -B -q -pl nameserver-verticle -am -DskipTests package`, or run the tests against"
-                    + " Apache's with -Dcompat.namesrv=apache");
-            }
-            Path config = write(dir.resolve("namesrv.json"), String.format(Locale.ROOT, """
-                {
-                  "listenPort": %d,
-                  "bindAddress": "127.0.0.1",
-                  "adminPort": 0,
-                  "adminHost": "127.0.0.1",
-                  "kvConfigPath": "%s",
-                  "scanNotActiveBrokerInterval": %d,
-                  "brokerChannelExpiredTime": %d
-                }
-                """, listenPort, jsonString(settings.kvConfigPath()), settings.scanNotActiveBrokerIntervalMs(),
-                settings.brokerChannelExpiredTimeMs()));
-            ChildJvm process = ChildJvm.start("vrmq-namesrv", dir, List.of(
-                "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()),
-                Map.of());
-            return awaitBoot(this, process, listenPort);
+            return awaitBoot(this, launchVrmq(dir, settings, listenPort), listenPort);
         }
     },
 
@@ -84,6 +63,34 @@ public enum NameServerKind {
     }
 
     abstract RunningNameServer start(Path dir, NameServerSettings settings, int listenPort);
+
+    /**
+     * Starts our NameServer ({@code java -jar vrmq-namesrv.jar -conf <dir>/namesrv.json}) on {@code listenPort} without
+     * waiting for anything: lifecycle tests stop it during its start, or wait for {@link #BOOT_LINE} themselves.
+     */
+    public static ChildJvm launchVrmq(Path dir, NameServerSettings settings, int listenPort) {
+        Path jar = Path.of(System.getProperty(JAR_PROPERTY, "../nameserver-verticle/target/vrmq-namesrv.jar"));
+        if (!Files.isRegularFile(jar)) {
+            throw new IllegalStateException("our NameServer jar " + jar.toAbsolutePath() + " is missing: build it"
+                + " with `mvn -B -q -pl nameserver-verticle -am -DskipTests package`, or run the tests against"
+                + " Apache's with -Dcompat.namesrv=apache");
+        }
+        Path config = write(dir.resolve("namesrv.json"), String.format(Locale.ROOT, """
+            {
+              "listenPort": %d,
+              "bindAddress": "127.0.0.1",
+              "adminPort": 0,
+              "adminHost": "127.0.0.1",
+              "kvConfigPath": "%s",
+              "scanNotActiveBrokerInterval": %d,
+              "brokerChannelExpiredTime": %d
+            }
+            """, listenPort, jsonString(settings.kvConfigPath()), settings.scanNotActiveBrokerIntervalMs(),
+            settings.brokerChannelExpiredTimeMs()));
+        return ChildJvm.start("vrmq-namesrv", dir, List.of(
+            "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()),
+            Map.of());
+    }
 
     private static RunningNameServer awaitBoot(NameServerKind kind, ChildJvm process, int listenPort) {
         try {

@@ -93,6 +93,12 @@ public final class VrmqController implements AutoCloseable {
 
     /** Starts (again) on the same ports and store; returns once it printed its boot line. */
     public void start() {
+        launch();
+        awaitBoot();
+    }
+
+    /** Starts the JVM (again) without waiting for anything; the previous process must have exited. */
+    public ChildJvm launch() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(this + " is still running");
         }
@@ -103,6 +109,11 @@ public final class VrmqController implements AutoCloseable {
         }
         process = ChildJvm.start("vrmq-controller-" + selfId, dir, List.of("-Xmx192m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()), Map.of());
+        return process;
+    }
+
+    /** Waits for the boot line of the process {@link #launch()} started; kills it if none comes. */
+    public void awaitBoot() {
         try {
             process.awaitLogLine(BOOT_LINE, BOOT_TIMEOUT);
         } catch (AssertionError e) {

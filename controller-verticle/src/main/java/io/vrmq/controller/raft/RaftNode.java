@@ -92,7 +92,12 @@ public final class RaftNode {
             .setStateMachine(stateMachine)
             .setOption(RaftStorage.StartupOption.RECOVER)
             .build();
-        started.start();
+        try {
+            started.start();
+        } catch (IOException | RuntimeException e) {
+            started.close();   // releases the storage a half-started server holds, for the next start
+            throw e;
+        }
         server = started;
         division = started.getDivision(groupId);
     }

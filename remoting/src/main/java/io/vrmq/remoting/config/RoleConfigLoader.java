@@ -56,6 +56,11 @@ public final class RoleConfigLoader {
             .map(overrides -> defaults.copy().mergeIn(fromFile).mergeIn(overrides)));
     }
 
+    /** The defaults embedded in the jar under {@code resource}; throws when it is missing or not JSON. */
+    public static JsonObject defaults(String resource) {
+        return readResource(resource);
+    }
+
     private static Future<JsonObject> readFile(Vertx vertx, String path) {
         return vertx.fileSystem().readFile(path)
             .recover(error -> Future.failedFuture(new IllegalArgumentException("cannot read config file " + path

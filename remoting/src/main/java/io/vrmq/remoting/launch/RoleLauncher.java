@@ -1,51 +1,94 @@
 package io.vrmq.remoting.launch;
 
 import io.vertx.core.Deployable;
-import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.json.JsonObject;
-import io.vrmq.remoting.config.RoleConfigLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 /**
- * Starts one role the way {@code vertx run} would: reads {@code -conf <file>} (optional) over the embedded
- * defaults, deploys the role's verticle, and on SIGTERM (a JVM shutdown hook) undeploys it and closes Vert.x so that
- * the role can unregister and flush before the process exits. A failed start prints the reason and exits 1.
+ * Starts one role (or several in one JVM) the way {@code vertx run} would: reads {@code -conf <file>} (optional) over
+ * the embedded defaults and deploys the role's verticle. Stopping (see {@link RoleSupervisor} and
+ * {@link ProcessExit}):
+ * <ul>
+ * <li>SIGTERM or SIGINT at any moment, before, during or after the start: the role starting is interrupted and its
+ * start ends, the started roles stop last first (unregister, answer in-flight requests, flush and close their stores),
+ * Vert.x closes, and the process exits 0, all within {@code shutdownGraceMs}; past it the process logs what did not
+ * finish and exits 1.</li>
+ * <li>A start that fails prints the reason, stops what did start (within the same grace) and exits 1.</li>
+ * </ul>
+ * Nothing here blocks an event loop: waits and {@code System.exit} run on threads of their own. Called once, from
+ * {@code main}.
  */
 public final class RoleLauncher {
-    private static final long SHUTDOWN_WAIT_SECONDS = 30;
+    private static final Logger log = LoggerFactory.getLogger(RoleLauncher.class);
+    private static final String DEFAULTS_SUFFIX = "-defaults.json";
 
     private RoleLauncher() {
     }
 
     public static void run(String[] args, String defaultsResource, Function<VertxOptions, Vertx> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
-        run(vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
+        run(ProcessExit.install(), args, defaultsResource, vertxFactory, verticleFactory);
+    }
+
+    /** Like the other, with the exit {@code main} installed before it built anything else. */
+    public static void run(ProcessExit exit, String[] args, String defaultsResource,
+                           Function<VertxOptions, Vertx> vertxFactory,
+                           Function<JsonObject, Deployable> verticleFactory) {
+        run(exit, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
     }
 
     /**
      * Starts several roles in one JVM and one Vert.x, one after the other in the given order (a NameServer before
-     * the broker that registers with it); on SIGTERM Vert.x undeploys them in reverse order.
+     * the broker that registers with it); a stop undeploys them in reverse order.
      */
     public static void run(Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
-        Vertx vertx = vertxFactory.apply(baseOptions());
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> closeQuietly(vertx), "vrmq-shutdown"));
-        Future<?> started = Future.succeededFuture();
-        for (Role role : roles) {
-            started = started.compose(previous -> RoleConfigLoader.load(vertx, role.defaultsResource(),
-                    role.siblingResources(), role.configPath())
-                .compose(config -> vertx.deployVerticle(role.verticleFactory().apply(config))));
+        run(ProcessExit.install(), vertxFactory, roles);
+    }
+
+    /** Like the other, with the exit {@code main} installed before it built anything else. */
+    public static void run(ProcessExit exit, Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
+        RoleSupervisor supervisor;
+        try {
+            supervisor = new RoleSupervisor(roles);
+        } catch (RuntimeException e) {
+            reportFailedStart(e);
+            exit.exit(RoleSupervisor.EXIT_FAILED);
+            return;
         }
-        started.onFailure(error -> {
-            System.err.println("start failed: " + error.getMessage());
-            error.printStackTrace(System.err);
-            System.exit(1);
+        if (!exit.supervise(supervisor)) {
+            return;   // a stop came first: the shutdown hook is ending the process
+        }
+        log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
+            ProcessHandle.current().pid(), roles.stream().map(Role::name).toList(), supervisor.graceMs());
+        Vertx vertx;
+        try {
+            vertx = vertxFactory.apply(baseOptions());
+        } catch (RuntimeException e) {
+            reportFailedStart(e);
+            exit.exit(RoleSupervisor.EXIT_FAILED);
+            return;
+        }
+        supervisor.start(vertx).onFailure(error -> {
+            if (supervisor.isStopRequested()) {
+                log.info("the start ended early because of the stop: {}", error.getMessage());
+                return;
+            }
+            reportFailedStart(error);
+            exit.exitAfterFailedStart(supervisor);
         });
+    }
+
+    private static void reportFailedStart(Throwable error) {
+        System.err.println("start failed: " + error.getMessage());
+        error.printStackTrace(System.err);
+        System.err.flush();
     }
 
     /**
@@ -60,6 +103,13 @@ public final class RoleLauncher {
 
         public Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory) {
             this(defaultsResource, configPath, verticleFactory, List.of());
+        }
+
+        /** The role's name in logs: its defaults resource without "-defaults.json" ("broker", "namesrv"). */
+        public String name() {
+            return defaultsResource.endsWith(DEFAULTS_SUFFIX)
+                ? defaultsResource.substring(0, defaultsResource.length() - DEFAULTS_SUFFIX.length())
+                : defaultsResource;
         }
     }
 
@@ -85,13 +135,5 @@ public final class RoleLauncher {
             }
         }
         return null;
-    }
-
-    private static void closeQuietly(Vertx vertx) {
-        try {
-            vertx.close().toCompletionStage().toCompletableFuture().get(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS);
-        } catch (Exception e) {
-            System.err.println("shutdown did not complete cleanly: " + e);
-        }
     }
 }

@@ -28,6 +28,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Inbound frames are read and dispatched on the socket's event loop. {@link #invoke} and {@link #invokeOneway}
  * may be called from any thread: frames are written from the socket's own context, so the head and body of two
  * commands never interleave.
+ *
+ * <p>When its server shuts down (Vert.x's graceful {@code NetServer.shutdown}), a connection closes as soon as every
+ * request it read so far has been answered, at once when none is in process: without this an idle client would hold
+ * the shutdown for the whole grace period.
  */
 public final class RemotingConnection {
     private static final Logger log = LoggerFactory.getLogger(RemotingConnection.class);
@@ -44,7 +48,10 @@ public final class RemotingConnection {
     private final Map<Integer, PendingRequest> pending = new ConcurrentHashMap<>();
     private final List<Handler<RemotingConnection>> closeHandlers = new CopyOnWriteArrayList<>();
     private final Promise<Void> closed = Promise.promise();
+    /** Requests read and not yet answered (one-way ones until their processor completes). */
+    private final AtomicInteger requestsInProcess = new AtomicInteger();
     private volatile boolean isClosed;
+    private volatile boolean isShuttingDown;
 
     private RemotingConnection(Vertx vertx, Context context, NetSocket socket, RemotingLimits limits,
                                ProcessorTable processors, RemotingObserver observer) {
@@ -65,6 +72,7 @@ public final class RemotingConnection {
             processors, observer);
         socket.handler(connection.reader);
         socket.closeHandler(ignored -> connection.onClose());
+        socket.shutdownHandler(ignored -> connection.onShutdown());
         socket.exceptionHandler(error -> log.debug("connection {}: {}", connection.remoteAddress, error.toString()));
         observer.connectionOpened();
         return connection;
@@ -185,6 +193,7 @@ public final class RemotingConnection {
 
     private void onRequest(RemotingCommand request) {
         long startNanos = System.nanoTime();
+        requestsInProcess.incrementAndGet();
         RequestProcessor processor = processors.find(request.code());
         Future<RemotingCommand> result;
         if (processor == null) {
@@ -202,10 +211,22 @@ public final class RemotingConnection {
             }
             int responseCode = response == null ? ResponseCode.SUCCESS : response.code();
             observer.requestHandled(request.code(), responseCode, System.nanoTime() - startNanos);
+            Future<Void> written = Future.succeededFuture();
             if (!request.isOneway() && response != null && !isClosed) {
-                write(response.withOpaque(request.opaque()));
+                written = write(response.withOpaque(request.opaque()));
+            }
+            if (requestsInProcess.decrementAndGet() == 0 && isShuttingDown) {
+                written.onComplete(ignored -> socket.close());
             }
         });
+    }
+
+    /** The server is shutting down: close now if nothing is in process, else after the last answer is written. */
+    private void onShutdown() {
+        isShuttingDown = true;
+        if (requestsInProcess.get() == 0) {
+            socket.close();
+        }
     }
 
     private Future<RemotingCommand> runProcessor(RequestProcessor processor, RemotingCommand request) {

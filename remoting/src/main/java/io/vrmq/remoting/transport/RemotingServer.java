@@ -52,7 +52,10 @@ public final class RemotingServer {
         return connectionCount.get();
     }
 
-    /** Stops accepting, lets in-flight requests finish for up to {@code graceMs}, then closes what is left. */
+    /**
+     * Stops accepting, lets in-flight requests finish for up to {@code graceMs} (each connection closes once its
+     * requests are answered, an idle one at once), then closes what is left.
+     */
     public Future<Void> shutdown(long graceMs) {
         return server == null ? Future.succeededFuture() : server.shutdown(graceMs, TimeUnit.MILLISECONDS);
     }

@@ -2,9 +2,7 @@ package io.vrmq.compat.broker.support;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
@@ -29,7 +27,6 @@ public final class VrmqBroker implements AutoCloseable {
     public static final String BOOT_LINE_START = "The broker[";
     public static final String BOOT_LINE_END = "boot success";
     private static final Duration BOOT_TIMEOUT = Duration.ofSeconds(60);
-    private static final long LOG_POLL_INTERVAL_MS = 50;
     private static final int JAR_COPY_ATTEMPTS = 10;
     private static final String HA_LISTEN_PORT_KEY = "haListenPort";
     private static final long JAR_COPY_RETRY_MS = 1_000;
@@ -40,7 +37,6 @@ public final class VrmqBroker implements AutoCloseable {
     private final Path config;
     private final Map<String, ?> extraConfig;
     private ChildJvm process;
-    private int bootCount;
 
     private VrmqBroker(BrokerSettings settings, int listenPort, Path config, Map<String, ?> extraConfig) {
         this.settings = settings;
@@ -69,18 +65,32 @@ public final class VrmqBroker implements AutoCloseable {
 
     /** Starts (again) on the same port and store; the previous process must have exited. */
     public void start() {
+        launch();
+        awaitBoot();
+    }
+
+    /**
+     * Starts the JVM (again) on the same port and store without waiting for anything: a test that stops it during its
+     * start then uses {@link #process()}, and {@link #awaitBoot()} if it wants it up. The previous process must have
+     * exited.
+     */
+    public ChildJvm launch() {
         if (process != null && process.isAlive()) {
             throw new IllegalStateException(this + " is still running");
         }
-        bootCount++;
         process = ChildJvm.start("vrmq-broker", settings.storePathRootDir(), List.of(
             "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData",
             "-jar", jar().toString(), "-conf", config.toString()), Map.of());
+        return process;
+    }
+
+    /** Waits for the boot line of the process {@link #launch()} started; kills it if none comes. */
+    public void awaitBoot() {
         try {
-            awaitBootLine();
+            process.awaitLogLine(BOOT_LINE_END, BOOT_TIMEOUT);
         } catch (AssertionError e) {
             process.kill();
-            throw e;
+            throw new AssertionError(this + ": " + e.getMessage(), e);
         }
     }
 
@@ -164,34 +174,6 @@ public final class VrmqBroker implements AutoCloseable {
     @Override
     public String toString() {
         return "vrmq broker " + settings.brokerName() + " at " + address();
-    }
-
-    /** Each boot appends one boot line to the same log; waits for the one of this boot, failing early on exit. */
-    private void awaitBootLine() {
-        Path log = settings.storePathRootDir().resolve("vrmq-broker.log");
-        long deadlineNanos = System.nanoTime() + BOOT_TIMEOUT.toNanos();
-        while (bootLines(log) < bootCount) {
-            if (!process.isAlive()) {
-                throw new AssertionError(this + " exited before boot line #" + bootCount + describeLog());
-            }
-            if (System.nanoTime() > deadlineNanos) {
-                throw new AssertionError(this + " printed no boot line #" + bootCount + " within " + BOOT_TIMEOUT
-                    + describeLog());
-            }
-            pause(LOG_POLL_INTERVAL_MS);
-        }
-    }
-
-    private static long bootLines(Path log) {
-        try {
-            return Files.readString(log, StandardCharsets.ISO_8859_1).lines()
-                .filter(line -> line.startsWith(BOOT_LINE_START) && line.contains(BOOT_LINE_END))
-                .count();
-        } catch (NoSuchFileException e) {
-            return 0;
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not read " + log, e);
-        }
     }
 
     private static Path writeConfig(BrokerSettings settings, int listenPort, Map<String, ?> extraConfig) {

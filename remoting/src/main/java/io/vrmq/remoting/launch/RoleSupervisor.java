@@ -1,0 +1,285 @@
+package io.vrmq.remoting.launch;
+
+import io.vertx.core.Deployable;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import io.vrmq.remoting.config.RoleConfigLoader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * Starts the roles of one process in order (for each: its config, its verticle, its deployment) and stops them, last
+ * first, within {@code shutdownGraceMs}: the largest value among the roles whose config was read, or the first
+ * role's embedded default before any was.
+ *
+ * <p>A stop during a start first interrupts the role that is starting (see {@link InterruptibleRole}) and waits for
+ * its start to end, so that no verticle is still opening files when Vert.x closes its pools; roles not started yet
+ * are never started. Then it undeploys the started roles, last first, then closes Vert.x. Every wait is logged with
+ * what it waits for, and again every second while it lasts; when the grace runs out the stop gives up, logs what did
+ * not finish and reports exit code 1.
+ *
+ * <p>Threads: {@link #start} on any thread (it only composes futures). {@link #stop} blocks and must run on a thread of
+ * its own (the shutdown hook, the start-failure thread), never on an event loop; when two threads call it, the second
+ * waits for the first's exit code.
+ */
+final class RoleSupervisor {
+    static final int EXIT_OK = 0;
+    static final int EXIT_FAILED = 1;
+    static final String GRACE_KEY = "shutdownGraceMs";
+    private static final Logger log = LoggerFactory.getLogger(RoleSupervisor.class);
+    /** How often a long wait logs that it still waits. */
+    private static final long PROGRESS_LOG_INTERVAL_MS = 1_000;
+    /** A second stop waits for the first this much past the grace (the first gives up at the grace itself). */
+    private static final long SECOND_STOP_MARGIN_MS = 1_000;
+
+    private final List<RoleLauncher.Role> roles;
+    private final Object lock = new Object();
+    private final List<Deployed> deployed = new ArrayList<>();   // guarded by lock, in start order
+    private final CompletableFuture<Void> startEnded = new CompletableFuture<>();
+    private final CompletableFuture<Integer> stopped = new CompletableFuture<>();
+    private final AtomicBoolean isStopping = new AtomicBoolean();
+    private Vertx vertx;                // guarded by lock
+    private boolean isStopRequested;    // guarded by lock
+    private Starting starting;          // guarded by lock: the role whose config or deployment runs now
+    private volatile long graceMs;
+
+    RoleSupervisor(List<RoleLauncher.Role> roles) {
+        if (roles.isEmpty()) {
+            throw new IllegalArgumentException("no role to start");
+        }
+        this.roles = List.copyOf(roles);
+        this.graceMs = requireGrace(RoleConfigLoader.defaults(roles.get(0).defaultsResource()),
+            roles.get(0).defaultsResource());
+    }
+
+    /** The bound of the whole stop now, milliseconds. */
+    long graceMs() {
+        return graceMs;
+    }
+
+    boolean isStopRequested() {
+        synchronized (lock) {
+            return isStopRequested;
+        }
+    }
+
+    /**
+     * Starts every role, one after the other. Fails with the first failure; after a stop was requested, with a
+     * {@link CancellationException} (or whatever the interrupted start failed with).
+     */
+    Future<Void> start(Vertx vertx) {
+        synchronized (lock) {
+            this.vertx = vertx;
+        }
+        Future<Void> chain = Future.succeededFuture();
+        for (RoleLauncher.Role role : roles) {
+            chain = chain.compose(previous -> startRole(vertx, role));
+        }
+        return chain.andThen(done -> startEnded.complete(null));
+    }
+
+    private Future<Void> startRole(Vertx vertx, RoleLauncher.Role role) {
+        if (!becomeStarting(new Starting(role.name(), null))) {
+            return Future.failedFuture(new CancellationException("stop requested before " + role.name() + " started"));
+        }
+        log.info("{}: reading its config ({} over the embedded defaults)", role.name(),
+            role.configPath() == null ? "no file" : role.configPath());
+        return RoleConfigLoader.load(vertx, role.defaultsResource(), role.siblingResources(), role.configPath())
+            .compose(config -> deploy(vertx, role, config))
+            .andThen(done -> {
+                synchronized (lock) {
+                    starting = null;
+                }
+            });
+    }
+
+    private Future<Void> deploy(Vertx vertx, RoleLauncher.Role role, JsonObject config) {
+        Long roleGraceMs = config.getLong(GRACE_KEY);
+        if (roleGraceMs != null && roleGraceMs > graceMs) {
+            graceMs = roleGraceMs;
+        }
+        Deployable deployable = role.verticleFactory().apply(config);
+        if (!becomeStarting(new Starting(role.name(), deployable))) {
+            return Future.failedFuture(new CancellationException("stop requested before " + role.name() + " started"));
+        }
+        return vertx.deployVerticle(deployable).map(id -> {
+            synchronized (lock) {
+                deployed.add(new Deployed(role.name(), id, deployable));
+            }
+            return null;
+        });
+    }
+
+    private boolean becomeStarting(Starting next) {
+        synchronized (lock) {
+            if (isStopRequested) {
+                return false;
+            }
+            starting = next;
+            return true;
+        }
+    }
+
+    /**
+     * Stops everything within the grace; returns the exit code: 0 when every step ended in time and cleanly (1 when
+     * {@code isAfterFailedStart}), 1 when one failed or the grace ran out. Blocks: never call on an event loop.
+     */
+    int stop(String reason, boolean isAfterFailedStart) {
+        if (!isStopping.compareAndSet(false, true)) {
+            return awaitOtherStop();
+        }
+        int code;
+        try {
+            code = stopAll(reason, isAfterFailedStart);
+        } catch (RuntimeException e) {
+            log.error("the stop failed", e);
+            code = EXIT_FAILED;
+        }
+        stopped.complete(code);
+        return code;
+    }
+
+    private int stopAll(String reason, boolean isAfterFailedStart) {
+        long beganNanos = System.nanoTime();
+        Starting interrupted;
+        Vertx closing;
+        synchronized (lock) {
+            isStopRequested = true;
+            interrupted = starting;
+            closing = vertx;
+        }
+        long deadlineNanos = beganNanos + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        log.info("stopping ({}): everything must end within shutdownGraceMs {} ms", reason, graceMs);
+        if (interrupted != null) {
+            if (interrupted.deployable() instanceof InterruptibleRole role) {
+                role.interruptStart();
+            }
+            Outcome outcome = await("the start of " + interrupted.name() + " to end", () -> stepOf(interrupted
+                .deployable()), startEnded, deadlineNanos);
+            if (outcome == Outcome.TIMED_OUT) {
+                List<String> notStopped = new ArrayList<>(List.of(interrupted.name() + " (starting)"));
+                notStopped.addAll(names());
+                return exceeded("the start of " + interrupted.name(), stepOf(interrupted.deployable()), notStopped);
+            }
+        }
+        boolean isClean = true;
+        List<Deployed> toStop = startedLastFirst();
+        for (int i = 0; i < toStop.size(); i++) {
+            Deployed role = toStop.get(i);
+            Outcome outcome = await("the stop of " + role.name(), () -> stepOf(role.deployable()),
+                closing.undeploy(role.id()).toCompletionStage(), deadlineNanos);
+            if (outcome == Outcome.TIMED_OUT) {
+                return exceeded("the stop of " + role.name(), stepOf(role.deployable()),
+                    toStop.subList(i, toStop.size()).stream().map(Deployed::name).toList());
+            }
+            isClean &= outcome == Outcome.DONE;
+        }
+        if (closing != null) {
+            Outcome outcome = await("Vert.x to close (worker pools, event loops)", () -> "closing",
+                closing.close().toCompletionStage(), deadlineNanos);
+            if (outcome == Outcome.TIMED_OUT) {
+                return exceeded("closing Vert.x", "worker pools and event loops", List.of());
+            }
+            isClean &= outcome == Outcome.DONE;
+        }
+        log.info("stopped in {} ms{}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos),
+            isClean ? "" : ", not cleanly (see above)");
+        return isAfterFailedStart || !isClean ? EXIT_FAILED : EXIT_OK;
+    }
+
+    private List<Deployed> startedLastFirst() {
+        List<Deployed> lastFirst;
+        synchronized (lock) {
+            lastFirst = new ArrayList<>(deployed);
+        }
+        Collections.reverse(lastFirst);
+        return lastFirst;
+    }
+
+    private List<String> names() {
+        return startedLastFirst().stream().map(Deployed::name).toList();
+    }
+
+    private Outcome await(String what, Supplier<String> step, CompletionStage<?> stage,
+                          long deadlineNanos) {
+        CompletableFuture<?> future = stage.toCompletableFuture();
+        long beganNanos = System.nanoTime();
+        if (!future.isDone()) {
+            log.info("waiting for {} ({}), up to {} ms", what, step.get(), millisLeft(deadlineNanos));
+        }
+        while (true) {
+            long leftMs = millisLeft(deadlineNanos);
+            try {
+                future.get(Math.max(0, Math.min(leftMs, PROGRESS_LOG_INTERVAL_MS)), TimeUnit.MILLISECONDS);
+                return Outcome.DONE;
+            } catch (TimeoutException e) {
+                if (millisLeft(deadlineNanos) <= 0) {
+                    return Outcome.TIMED_OUT;
+                }
+                log.info("still waiting for {} ({}): {} ms so far, {} ms left", what, step.get(),
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos), millisLeft(deadlineNanos));
+            } catch (ExecutionException e) {
+                log.error("{} failed", what, e.getCause());
+                return Outcome.FAILED;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return Outcome.TIMED_OUT;
+            }
+        }
+    }
+
+    private int exceeded(String what, String step, List<String> notStopped) {
+        log.error("shutdownGraceMs {} ms exceeded: {} did not finish (at: {}); not stopped: {}; exiting with {}",
+            graceMs, what, step, notStopped.isEmpty() ? "none" : String.join(", ", notStopped), EXIT_FAILED);
+        return EXIT_FAILED;
+    }
+
+    private int awaitOtherStop() {
+        try {
+            return stopped.get(graceMs + SECOND_STOP_MARGIN_MS, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            return EXIT_FAILED;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return EXIT_FAILED;
+        }
+    }
+
+    private static String stepOf(Deployable deployable) {
+        return deployable instanceof InterruptibleRole role ? role.currentStep()
+            : deployable == null ? "reading its config" : "no step reported";
+    }
+
+    private static long millisLeft(long deadlineNanos) {
+        return TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime());
+    }
+
+    private static long requireGrace(JsonObject defaults, String resource) {
+        Long value = defaults.getLong(GRACE_KEY);
+        if (value == null || value <= 0) {
+            throw new IllegalStateException("embedded default config " + resource + " has no positive " + GRACE_KEY);
+        }
+        return value;
+    }
+
+    private enum Outcome { DONE, FAILED, TIMED_OUT }
+
+    private record Starting(String name, Deployable deployable) {
+    }
+
+    private record Deployed(String name, String id, Deployable deployable) {
+    }
+}

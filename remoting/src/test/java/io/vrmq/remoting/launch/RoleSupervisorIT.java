@@ -1,0 +1,241 @@
+package io.vrmq.remoting.launch;
+
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.VerticleBase;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The stop of a launched process at any moment, in-process (the exit itself, SIGTERM and exit codes of real
+ * processes, are checked by compat-tests' lifecycle ITs): a start in progress is interrupted and waited for, started
+ * roles stop last first, roles not started yet never start, and the exit code says whether everything ended cleanly
+ * within shutdownGraceMs. The stops run on the test thread, as they run on the shutdown hook's.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class RoleSupervisorIT {
+    private static final String ROLE_DEFAULTS = "lifecycle-defaults.json";
+    /** shutdownGraceMs 300: a stop that has to give up does so quickly. */
+    private static final String SHORT_GRACE_DEFAULTS = "short-grace-defaults.json";
+    private static final long AWAIT_SECONDS = 10;
+
+    private final List<String> events = new CopyOnWriteArrayList<>();
+
+    @Test
+    void aStopDuringAStartInterruptsItWaitsForItAndExitsZero() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(role(ROLE_DEFAULTS,
+            config -> new InterruptibleVerticle("slow", starting))));
+        Future<Void> started = supervisor.start(Vertx.vertx());
+        assertTrue(starting.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the start began");
+
+        int code = supervisor.stop("test", false);
+
+        assertEquals(RoleSupervisor.EXIT_OK, code);
+        assertEquals(List.of("slow start", "slow interrupted"), events, "interrupted, never stopped: never started");
+        assertInstanceOf(CancellationException.class, failureOf(started));
+    }
+
+    @Test
+    void startedRolesStopLastFirstAndRolesAfterTheInterruptedOneNeverStart() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        AtomicInteger laterRolesBuilt = new AtomicInteger();
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("first")),
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("second")),
+            role(ROLE_DEFAULTS, config -> new InterruptibleVerticle("third", starting)),
+            role(ROLE_DEFAULTS, config -> {
+                laterRolesBuilt.incrementAndGet();
+                return new QuickVerticle("fourth");
+            })));
+        supervisor.start(Vertx.vertx());
+        assertTrue(starting.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the third start began");
+
+        int code = supervisor.stop("test", false);
+
+        assertEquals(RoleSupervisor.EXIT_OK, code);
+        assertEquals(List.of("first start", "second start", "third start", "third interrupted", "second stop",
+            "first stop"), events);
+        assertEquals(0, laterRolesBuilt.get(), "the role after the interrupted one is never built");
+    }
+
+    @Test
+    void aStartThatDoesNotEndWithinTheGraceMakesTheStopGiveUpWithExitCodeOne() throws Exception {
+        CountDownLatch starting = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(role(SHORT_GRACE_DEFAULTS,
+            config -> new NeverStartingVerticle(starting))));
+        supervisor.start(Vertx.vertx());
+        assertTrue(starting.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the start began");
+
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("test", false));
+    }
+
+    @Test
+    void aStopBeforeTheStartStartsNothingAndExitsZero() throws Exception {
+        AtomicInteger built = new AtomicInteger();
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(role(ROLE_DEFAULTS, config -> {
+            built.incrementAndGet();
+            return new QuickVerticle("never");
+        })));
+
+        assertEquals(RoleSupervisor.EXIT_OK, supervisor.stop("test", false));
+
+        Vertx vertx = Vertx.vertx();
+        try {
+            assertInstanceOf(CancellationException.class, failureOf(supervisor.start(vertx)));
+            assertEquals(0, built.get());
+        } finally {
+            vertx.close();
+        }
+    }
+
+    @Test
+    void aRoleWhoseStopFailsMakesTheExitCodeOneAndTheOthersStillStop() throws Exception {
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("first")),
+            role(ROLE_DEFAULTS, config -> new FailingStopVerticle("second"))));
+        supervisor.start(Vertx.vertx()).toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS,
+            TimeUnit.SECONDS);
+
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("test", false));
+        assertEquals(List.of("first start", "second start", "second stop", "first stop"), events);
+    }
+
+    @Test
+    void theStopAfterAFailedStartExitsOneAndAConcurrentSecondStopGetsTheSameCode() throws Exception {
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("first")),
+            role(ROLE_DEFAULTS, config -> {
+                throw new IllegalArgumentException("bad config");
+            })));
+        Throwable failure = failureOf(supervisor.start(Vertx.vertx()));
+        assertEquals("bad config", failure.getMessage());
+
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("start failed", true));
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("signal", false), "the second stop waits for the"
+            + " first and reports its code");
+        assertEquals(List.of("first start", "first stop"), events);
+    }
+
+    private static RoleLauncher.Role role(String defaults, Function<JsonObject, io.vertx.core.Deployable> factory) {
+        return new RoleLauncher.Role(defaults, null, factory);
+    }
+
+    /** How {@code future} failed (a CancellationException is a failure here, not a cancelled wait). */
+    private static Throwable failureOf(Future<?> future) throws Exception {
+        Throwable failure = future.toCompletionStage().toCompletableFuture().handle((result, error) -> error)
+            .get(AWAIT_SECONDS, TimeUnit.SECONDS);
+        assertNotNull(failure, "the future failed");
+        return failure;
+    }
+
+    /** Starts and stops at once, recording both. */
+    private final class QuickVerticle extends VerticleBase {
+        private final String name;
+
+        QuickVerticle(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public Future<?> stop() {
+            events.add(name + " stop");
+            return Future.succeededFuture();
+        }
+    }
+
+    /** A start that ends only when interrupted, as a long store recovery ends at its next poll. */
+    private final class InterruptibleVerticle extends VerticleBase implements InterruptibleRole {
+        private final String name;
+        private final CountDownLatch starting;
+        private final Promise<Void> started = Promise.promise();
+
+        InterruptibleVerticle(String name, CountDownLatch starting) {
+            this.name = name;
+            this.starting = starting;
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            starting.countDown();
+            return started.future();
+        }
+
+        @Override
+        public Future<?> stop() {
+            events.add(name + " stop");
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public void interruptStart() {
+            context.runOnContext(ignored -> {
+                events.add(name + " interrupted");
+                started.tryFail(new CancellationException(name + " interrupted"));
+            });
+        }
+
+        @Override
+        public String currentStep() {
+            return "waiting to be interrupted";
+        }
+    }
+
+    /** A start that never ends and cannot be interrupted. */
+    private static final class NeverStartingVerticle extends VerticleBase {
+        private final CountDownLatch starting;
+
+        NeverStartingVerticle(CountDownLatch starting) {
+            this.starting = starting;
+        }
+
+        @Override
+        public Future<?> start() {
+            starting.countDown();
+            return Promise.promise().future();
+        }
+    }
+
+    /** Starts, then fails its stop. */
+    private final class FailingStopVerticle extends VerticleBase {
+        private final String name;
+
+        FailingStopVerticle(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public Future<?> stop() {
+            events.add(name + " stop");
+            return Future.failedFuture(new IllegalStateException(name + " could not close its store"));
+        }
+    }
+}
