@@ -13,7 +13,7 @@
 #             SIGKILLs it, then times, from the kill: "elected" (the controller leader names another master,
 #             CONTROLLER_GET_SYNC_STATE_DATA every 20 ms), "routed" (the NameServer routes it as id 0), "first
 #             SEND_OK" (the first one whose offsetMsgId names a broker other than the killed one), "resynced" (the
-#             SyncStateSet again holds the surviving slave: until then SEND_OK means two copies, not three), and
+#             SyncStateSet again holds the surviving slave: until then a SEND_OK means one copy, the new master's), and
 #             counts the sends that failed. The killed broker is then restarted on its ports and store and must be
 #             back alive in the SyncStateSet (and hold the probe's topic) before the next kill ("rejoin": restart ->
 #             that).
@@ -27,6 +27,7 @@
 #       FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq; 2: then vrmq and apache again)
 #       SERVER_HEAP (512m)  CONTROLLER_HEAP (256m)  SKIP_BUILD=1 (reuse built jars)
 #       QUIET_WAIT_SECONDS (0: before each side, wait up to this long for other Maven builds to finish)
+#       SIDES ("apache vrmq"; one of them to run only that side, e.g. while looking into it)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -41,6 +42,7 @@ ROUNDS="${ROUNDS:-1}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 CONTROLLER_HEAP="${CONTROLLER_HEAP:-256m}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
+SIDES="${SIDES:-apache vrmq}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=256m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -492,12 +494,8 @@ report() {
 log "work dir $WORK"
 build
 for round in $(seq 1 "$ROUNDS"); do
-    if ((round % 2 == 1)); then
-        bench "$round" apache
-        bench "$round" vrmq
-    else
-        bench "$round" vrmq
-        bench "$round" apache
-    fi
+    for label in $( ((round % 2 == 1)) && echo apache vrmq || echo vrmq apache); do
+        if [[ " $SIDES " == *" $label "* ]]; then bench "$round" "$label"; fi
+    done
 done
 report

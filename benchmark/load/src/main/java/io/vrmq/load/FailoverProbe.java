@@ -21,14 +21,15 @@ import org.apache.rocketmq.remoting.protocol.body.BrokerReplicasInfo;
 /**
  * One master failover of a broker set in controller mode (ours or Apache's), timed the way ControllerFailoverIT times
  * it: the official producer sends sync messages at --rate from --threads threads (route refresh every second, set
- * before start); after --settle-seconds the probe asks the controller leader who the master is and SIGKILLs that
- * broker's process (its pid from --brokers). Then, every 20 ms, it asks the controller leader and the NameServer
- * ({@link FailoverTimeline}: elected, routed, resynced) and watches the sends for the first SEND_OK stored by a broker
- * other than the killed one; once all four happened (or --timeout-seconds passed) it sends --after-seconds more and
- * stops. Prints a progress line a second, {@code KILLED <addr> at <time>}, and a final {@code RESULT {json}} line
- * with the times in ms from the kill (-1: not seen), the sends that failed from the kill to the end, and the new
- * master. Exit code 1 when no election or no first SEND_OK was seen. The topic (--queues queues) is created on the
- * master through the TBW102 route and must be on every broker before the kill.
+ * before start); after --settle-seconds (plus a random part of a second) the probe asks the controller leader who the
+ * master is and SIGKILLs that broker's process (its pid from --brokers). Then, every 20 ms, it asks the controller
+ * leader and the NameServer ({@link FailoverTimeline}: elected, routed, resynced) and watches the sends for the first
+ * SEND_OK stored by a broker other than the killed one; once all four happened (or --timeout-seconds passed) it sends
+ * --after-seconds more and stops. Prints a progress line a second, {@code KILLED <addr> at <time>}, and a final
+ * {@code RESULT {json}} line with the times in ms from the kill (-1: not seen), the sends that failed from the kill to
+ * the end (also counted by the kind of their innermost cause), and the new master. Exit code 1 when no election or no
+ * first SEND_OK was seen. The topic (--queues queues) is created on the master through the TBW102 route and must be
+ * on every broker before the kill.
  *
  * <pre>java -cp vrmq-load.jar io.vrmq.load.FailoverProbe --namesrv 127.0.0.1:9876 --controllers a;b;c
  *     --broker-name b1 --brokers 127.0.0.1:10911=4242,127.0.0.1:10921=4243,127.0.0.1:10931=4244 [--rate 500]</pre>
@@ -74,7 +75,10 @@ public final class FailoverProbe {
                 Integer.parseInt(values.getOrDefault("threads", "4")),
                 Integer.parseInt(values.getOrDefault("size", "1024")));
             sender.start();
-            Thread.sleep(TimeUnit.SECONDS.toMillis(Long.parseLong(values.getOrDefault("settle-seconds", "3"))));
+            // Plus a random part of the producer's route-poll period: the poll timer starts with the producer, so a
+            // fixed wait would kill at the same phase of it every run and bias the time to the first SEND_OK.
+            Thread.sleep(TimeUnit.SECONDS.toMillis(Long.parseLong(values.getOrDefault("settle-seconds", "3")))
+                + ThreadLocalRandom.current().nextLong(POLL_NAME_SERVER_INTERVAL_MS));
             isDone = failOver(view, client, sender, pids, values);
         } finally {
             if (sender != null) {
@@ -123,11 +127,19 @@ public final class FailoverProbe {
         Thread.sleep(TimeUnit.SECONDS.toMillis(Long.parseLong(values.getOrDefault("after-seconds", "2"))));
         System.out.println("RESULT " + String.format(Locale.ROOT, "{\"label\":%s,%s,\"firstOkHost\":%s,"
                 + "\"failedSends\":%d,\"okBeforeKill\":%d,\"failedBeforeKill\":%d,\"okAfterKill\":%d,"
-                + "\"firstError\":%s}",
+                + "\"firstError\":%s,\"errorKinds\":%s}",
             Json.quote(label), timeline.jsonFields(firstOkNanos), Json.quote(sender.firstOtherOkHost()),
             sender.failedSinceKill(), okBeforeKill, failedBeforeKill, sender.okCount() - okBeforeKill,
-            Json.quote(sender.firstErrorSinceKill())));
+            Json.quote(sender.firstErrorSinceKill()), errorKinds(sender.errorKindsSinceKill())));
         return timeline.isElected() && firstOkNanos != 0;
+    }
+
+    /** {"kind":count,...} as JSON. */
+    private static String errorKinds(Map<String, Long> kinds) {
+        StringBuilder json = new StringBuilder("{");
+        kinds.forEach((kind, count) -> json.append(json.length() > 1 ? "," : "").append(Json.quote(kind)).append(':')
+            .append(count));
+        return json.append('}').toString();
     }
 
     /**

@@ -13,7 +13,7 @@ import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
  * first observed (0 = not yet): "elected" when the controller leader names another master with a higher masterEpoch;
  * "routed" when the NameServer routes the probe's topic with that broker as id 0 (what producers need); "resynced"
  * when the controller's SyncStateSet again holds the new master and every surviving replica alive (with
- * allAckInSyncStateSet, until then a SEND_OK means fewer copies than before the kill). The first SEND_OK is the
+ * allAckInSyncStateSet, until then a SEND_OK means only the new master has the message). The first SEND_OK is the
  * sender's. Main thread only.
  */
 final class FailoverTimeline {

@@ -3,6 +3,9 @@ package io.vrmq.load;
 import java.net.InetSocketAddress;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -36,6 +39,7 @@ final class PacedSender {
     private final AtomicLong firstOtherOkNanos = new AtomicLong();
     private final AtomicReference<String> firstOtherOkHost = new AtomicReference<>();
     private final AtomicReference<String> firstErrorSinceKill = new AtomicReference<>();
+    private final Map<String, LongAdder> errorKindsSinceKill = new ConcurrentHashMap<>();
     private volatile boolean isRunning = true;
     private volatile String killedHost;
     private volatile long killNanos;
@@ -95,6 +99,13 @@ final class PacedSender {
         return firstErrorSinceKill.get();
     }
 
+    /** Failures since the kill by kind (the innermost cause's class and message, digits as '#'), sorted. */
+    Map<String, Long> errorKindsSinceKill() {
+        Map<String, Long> kinds = new TreeMap<>();
+        errorKindsSinceKill.forEach((kind, count) -> kinds.put(kind, count.sum()));
+        return kinds;
+    }
+
     private void sendLoop() {
         long dueNanos = System.nanoTime() + ThreadLocalRandom.current().nextLong(slotNanos);
         while (isRunning) {
@@ -118,22 +129,35 @@ final class PacedSender {
                     firstOtherOkHost.set(host);
                 }
             } else {
-                failed(answeredNanos, "send status " + result.getSendStatus());
+                String status = "send status " + result.getSendStatus();
+                failed(answeredNanos, status, status);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             isRunning = false;
         } catch (Exception e) {
-            failed(System.nanoTime(), e.toString());
+            failed(System.nanoTime(), e.toString(), kind(e));
         }
     }
 
-    private void failed(long answeredNanos, String error) {
+    private void failed(long answeredNanos, String error, String kind) {
         failed.increment();
         if (killedHost != null && answeredNanos - killNanos >= 0) {
             failedSinceKill.increment();
             firstErrorSinceKill.compareAndSet(null, error);
+            errorKindsSinceKill.computeIfAbsent(kind, any -> new LongAdder()).increment();
         }
+    }
+
+    /** The innermost cause, as "SimpleClassName: message" with digits replaced, so that alike failures count as one. */
+    private static String kind(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String message = root.getMessage() == null ? "" : root.getMessage().replaceAll("[0-9]+", "#");
+        int end = message.indexOf("See http");      // the client's FAQ link
+        return root.getClass().getSimpleName() + ": " + (end > 0 ? message.substring(0, end) : message).trim();
     }
 
     /** "ip:port" of the broker that stored the message (the store host in its offsetMsgId), or null. */
