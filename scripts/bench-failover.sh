@@ -20,7 +20,7 @@
 # Rounds alternate the order (apache first in odd rounds, ours first in even ones). Every server gets the same JVM
 # flags (-Xmx$SERVER_HEAP for brokers, -Xmx$CONTROLLER_HEAP for controllers and NameServers, the JVM's default GC).
 # Apache's servers log at INFO to their stdout, like ours; all logs stay in the work dir. Everything started is stopped
-# on exit.
+# on exit and the stores are removed.
 #
 # Usage: scripts/bench-failover.sh
 #   env COUNT (50000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  RUNS (5)  RATE (500)
@@ -94,9 +94,11 @@ stop_servers() {
     CONTROLLER_PIDS=()
 }
 
+# Also on a failed run: the stores go (hundreds of MB), the logs and tool outputs stay in the work dir.
 cleanup() {
     stop_pid "$TOOL_PID"
     stop_servers
+    rm -rf "$WORK"/*/b*/store "$WORK"/*/c*/store
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
@@ -411,7 +413,7 @@ bench() {
     failover_phase "$round" "$label" "$dir"
     log "$label: stopping"
     stop_servers
-    rm -rf "$dir"/b*/store "$dir"/c*/store || log "could not remove all stores in $dir"
+    rm -rf "$dir"/b*/store "$dir"/c*/store
 }
 
 field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
