@@ -76,26 +76,34 @@ public final class AwaitRoute {
     }
 
     private static boolean routes(NettyRemotingClient client, String namesrvAddr, String topic, String brokerAddr) {
+        TopicRouteData route = route(client, namesrvAddr, topic);
+        if (route == null) {
+            return false;
+        }
+        for (BrokerData broker : route.getBrokerDatas()) {
+            if (broker.getBrokerAddrs().containsValue(brokerAddr)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The NameServer's route of the topic (GET_ROUTEINFO_BY_TOPIC), or null if it has none or does not answer. */
+    static TopicRouteData route(NettyRemotingClient client, String namesrvAddr, String topic) {
         GetRouteInfoRequestHeader header = new GetRouteInfoRequestHeader();
         header.setTopic(topic);
         try {
             RemotingCommand response = client.invokeSync(namesrvAddr,
                 RemotingCommand.createRequestCommand(RequestCode.GET_ROUTEINFO_BY_TOPIC, header), REQUEST_TIMEOUT_MS);
             if (response.getCode() != ResponseCode.SUCCESS || response.getBody() == null) {
-                return false;
+                return null;
             }
-            TopicRouteData route = RemotingSerializable.decode(response.getBody(), TopicRouteData.class);
-            for (BrokerData broker : route.getBrokerDatas()) {
-                if (broker.getBrokerAddrs().containsValue(brokerAddr)) {
-                    return true;
-                }
-            }
-            return false;
+            return RemotingSerializable.decode(response.getBody(), TopicRouteData.class);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return false;
+            return null;
         } catch (Exception notYet) {
-            return false;
+            return null;
         }
     }
 }

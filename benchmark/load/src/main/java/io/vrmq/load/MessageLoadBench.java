@@ -72,11 +72,13 @@ public final class MessageLoadBench {
             }
             String broker = options.watchPid() > 0 ? Long.toString(options.watchPid()) : null;
             long brokerCpuStart = broker == null ? -1 : ProcessStats.cpuMillis(broker);
+            long replicaCpuStart = replicaCpuMillis(options);
             long consumerStartNanos = System.nanoTime();      // concurrent: counted from the start of the sends
             SendLoad load = new SendLoad(producer, options, options.topic(), options.count(), runId, tracker);
             progress.sending(options.mode(), load, consumer == null ? null : tracker, options.size());
             SendLoad.Summary send = load.run();
             long brokerCpuAfterSend = broker == null ? -1 : ProcessStats.cpuMillis(broker);
+            long replicaCpuSend = options.replicaPids().isEmpty() ? -1 : replicaCpuMillis(options) - replicaCpuStart;
             if (options.consume().equals("after")) {
                 consumerStartNanos = System.nanoTime();
                 consumer = startConsumer(options, runTag, tracker, null);
@@ -88,7 +90,7 @@ public final class MessageLoadBench {
             progress.stop();
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             MessageLoadResult result = result(options, send, consumer == null ? null : tracker, consumerStartNanos,
-                broker, brokerCpuStart, brokerCpuAfterSend, brokerCpuEnd,
+                broker, brokerCpuStart, brokerCpuAfterSend, brokerCpuEnd, replicaCpuSend,
                 ProcessStats.cpuMillis(SELF) - clientCpuStartMillis);
             System.out.println("RESULT " + result.toJson());
         } finally {
@@ -203,17 +205,28 @@ public final class MessageLoadBench {
         }
     }
 
+    /** The CPU time so far of the --replica-pids processes together (a process that is gone adds -1). */
+    private static long replicaCpuMillis(MessageLoadOptions options) {
+        long sum = 0;
+        for (String pid : options.replicaPids().split(",")) {
+            if (!pid.isBlank()) {
+                sum += ProcessStats.cpuMillis(pid.trim());
+            }
+        }
+        return sum;
+    }
+
     private static MessageLoadResult result(MessageLoadOptions options, SendLoad.Summary send,
                                             DeliveryTracker tracker, long consumerStartNanos, String broker,
                                             long brokerCpuStart, long brokerCpuAfterSend, long brokerCpuEnd,
-                                            long clientCpuMillis) {
+                                            long replicaCpuSend, long clientCpuMillis) {
         long brokerPeakRss = broker == null ? -1 : ProcessStats.statusKib(broker, "VmHWM");
         long brokerRssAnon = broker == null ? -1 : ProcessStats.statusKib(broker, "RssAnon");
         long brokerCpuSend = broker == null ? -1 : brokerCpuAfterSend - brokerCpuStart;
         long brokerCpuDrain = broker == null || tracker == null ? -1 : brokerCpuEnd - brokerCpuAfterSend;
         if (tracker == null) {
             return new MessageLoadResult(options, send, -1, -1, -1, -1, -1, -1, -1, -1, -1, brokerCpuSend,
-                brokerCpuDrain, brokerPeakRss, brokerRssAnon, clientCpuMillis);
+                brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis);
         }
         long first = tracker.firstDeliveryNanos();
         long consumeNanos = first == 0 ? 0 : tracker.lastDeliveryNanos() - first;
@@ -222,6 +235,6 @@ public final class MessageLoadBench {
         return new MessageLoadResult(options, send, tracker.uniqueDeliveries(), consumeNanos, consumeStartMillis,
             endToEnd.percentileMicros(0.50), endToEnd.percentileMicros(0.99), endToEnd.percentileMicros(0.999),
             tracker.lost(), tracker.duplicateDeliveries(), tracker.deliveredUnacknowledged(), brokerCpuSend,
-            brokerCpuDrain, brokerPeakRss, brokerRssAnon, clientCpuMillis);
+            brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis);
     }
 }

@@ -28,18 +28,21 @@ import java.util.Map;
  * @param sendTimeoutMs    the producer's send timeout
  * @param watchPid         a local broker's process id: report its CPU time used per phase and its peak RSS from
  *                         /proc (0 = none)
+ * @param replicaPids      other local brokers (a master's slaves), comma-separated: report their CPU time during the
+ *                         send phase too ("" = none)
  */
 record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
                           String mode, int threads, int window, int rate, int queues, String consume,
                           int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
-                          int sendTimeoutMs, long watchPid) {
+                          int sendTimeoutMs, long watchPid, String replicaPids) {
 
     static final String USAGE = """
         usage: MessageLoadBench --namesrv host:port [--topic BenchTopic] [--label name] [--count 100000]
                                 [--warmup-count 0] [--size 1024] [--mode sync|async] [--threads 8] [--window 512]
                                 [--rate 0] [--queues 8] [--consume none|concurrent|after] [--consume-threads 20]
                                 [--max-send-seconds 120] [--drain-seconds 60] [--drain-idle-seconds 15]
-                                [--send-timeout-ms 3000] [--watch-pid broker-pid]""";
+                                [--send-timeout-ms 3000] [--watch-pid broker-pid]
+                                [--replica-pids pid,pid]""";
 
     MessageLoadOptions {
         require(namesrvAddr != null && !namesrvAddr.isBlank(), "--namesrv is required");
@@ -80,10 +83,11 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             integer(values, "drain-seconds", 60),
             integer(values, "drain-idle-seconds", 15),
             integer(values, "send-timeout-ms", 3_000),
-            Long.parseLong(values.getOrDefault("watch-pid", "0")));
+            Long.parseLong(values.getOrDefault("watch-pid", "0")),
+            values.getOrDefault("replica-pids", ""));
         values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
             "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
-            "drain-idle-seconds", "send-timeout-ms", "watch-pid"));
+            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids"));
         require(values.isEmpty(), "unknown option(s) " + values.keySet());
         return options;
     }
