@@ -40,9 +40,31 @@ public final class RemotingClient {
             ProcessorTable.empty(), RemotingObserver.NONE);
     }
 
-    /** The open connection to {@code address}, connecting if there is none. */
+    /**
+     * The open connection to {@code address}, connecting if there is none. The cleanup listeners are added only once
+     * the attempt is in the map: a connect that fails at once completes them at once, and inside computeIfAbsent that
+     * would be a recursive update of the map. Two threads racing for one address keep the first attempt; the other's
+     * connection, if it opens, is closed.
+     */
     public Future<RemotingConnection> connection(String address) {
-        return connections.computeIfAbsent(address, this::connect);
+        Future<RemotingConnection> existing = connections.get(address);
+        if (existing != null) {
+            return existing;
+        }
+        Future<RemotingConnection> connecting = connect(address);
+        Future<RemotingConnection> raced = connections.putIfAbsent(address, connecting);
+        if (raced != null) {
+            connecting.onSuccess(RemotingConnection::close);
+            return raced;
+        }
+        connecting.onComplete(outcome -> {
+            if (outcome.failed()) {
+                connections.remove(address, connecting);
+            } else {
+                outcome.result().onClose(closed -> connections.remove(address, connecting));
+            }
+        });
+        return connecting;
     }
 
     public Future<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
@@ -94,15 +116,7 @@ public final class RemotingClient {
         } catch (NumberFormatException e) {
             return Future.failedFuture(new IllegalArgumentException("address is not host:port: " + address));
         }
-        Future<RemotingConnection> connecting = netClient.connect(port, host)
+        return netClient.connect(port, host)
             .map(socket -> RemotingConnection.open(vertx, socket, limits, processors, observer));
-        connecting.onComplete(outcome -> {
-            if (outcome.failed()) {
-                connections.remove(address, connecting);
-            } else {
-                outcome.result().onClose(closed -> connections.remove(address, connecting));
-            }
-        });
-        return connecting;
     }
 }

@@ -270,4 +270,42 @@ class RemotingClientIT {
                 test.completeNow();
             })));
     }
+
+    /**
+     * A connect that fails at once (here: no port to parse) is not kept: the next call tries again instead of getting
+     * the old failure, and nothing throws from inside the connection map.
+     */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aConnectThatFailsAtOnceIsNotKept(Vertx vertx, VertxTestContext test) {
+        RemotingClient client = TestServer.client(vertx);
+        Future<RemotingConnection> first = client.connection("127.0.0.1:no-port");
+        Future<RemotingConnection> second = client.connection("127.0.0.1:no-port");
+
+        test.verify(() -> {
+            assertTrue(first.failed());
+            assertTrue(second.failed());
+            assertNotSame(first, second, "the failed attempt was dropped and a new one made");
+        });
+        test.completeNow();
+    }
+
+    /** A refused connection is dropped once it failed, so the next call connects anew (here, to a server now up). */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aRefusedConnectionIsRetriedByTheNextCall(Vertx vertx, VertxTestContext test) {
+        RemotingClient client = TestServer.client(vertx);
+
+        TestServer.start(vertx, TestServer.standardProcessors().build())
+            .compose(server -> server.server().shutdown(0).map(closed -> server.address()))
+            .compose(address -> client.invoke(address, RemotingCommand.request(ECHO), 2_000)
+                .transform(refused -> {
+                    test.verify(() -> assertTrue(refused.failed(), "nobody listens"));
+                    return client.connection(address).transform(again -> Future.succeededFuture(again.failed()));
+                }))
+            .onComplete(test.succeeding(isRefusedAgain -> test.verify(() -> {
+                assertTrue(isRefusedAgain, "a new attempt, refused again rather than a cached future");
+                test.completeNow();
+            })));
+    }
 }
