@@ -55,10 +55,13 @@ public final class ControllerModeRoles implements RoleTransitions {
             .compose(changed -> {
                 role.set(new BrokerRole(BrokerRole.SYNC_MASTER, BrokerRole.MASTER_ID, masterEpoch, false));
                 meters.roleChanged(true);
+                // Producers find the new master through the NameServers: register first (the new state version is
+                // in memory at once, its file written meanwhile), then start the services only a master runs.
+                Future<Void> persisted = topics.advanceStateVersion(masterEpoch);
+                Future<Boolean> registered = registrar.registerAll();
                 masterServices.start();
-                return topics.advanceStateVersion(masterEpoch);
+                return Future.all(persisted, registered).map(all -> registered.result());
             })
-            .compose(advanced -> registrar.registerAll())
             .onSuccess(accepted -> log.info("registered as master of epoch {} ({})", masterEpoch,
                 wasMaster ? "the same master, new epoch" : "new master"))
             .mapEmpty();
