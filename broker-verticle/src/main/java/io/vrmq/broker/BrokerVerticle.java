@@ -23,6 +23,10 @@ import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.controller.ControllerModeBroker;
 import io.vrmq.broker.controller.ControllerModeProcessor;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.pop.PopConfig;
+import io.vrmq.broker.pop.PopInflight;
+import io.vrmq.broker.pop.PopServices;
+import io.vrmq.broker.pop.RequestModeTable;
 import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.schedule.DelayOffsetFile;
@@ -37,6 +41,7 @@ import io.vrmq.remoting.transport.RemotingObserver;
 import io.vrmq.remoting.transport.RemotingServer;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.StoreConfig;
+import io.vrmq.store.DispatchListener;
 import io.vrmq.store.StoreOptions;
 import io.vrmq.store.epoch.EpochFile;
 import org.slf4j.Logger;
@@ -74,6 +79,7 @@ public final class BrokerVerticle extends VerticleBase {
     private MasterServices masterServices;
     private HaServer haServer;
     private ControllerModeBroker controllerMode;
+    private volatile PopServices pop;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -112,11 +118,21 @@ public final class BrokerVerticle extends VerticleBase {
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
         PullHoldService holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
-        return Future.all(topics.load(), groups.load(), offsets.load())
+        PopConfig popConfig = PopConfig.from(rawConfig);
+        RequestModeTable requestModes = new RequestModeTable(new JsonFile(vertx.fileSystem(),
+            root + "/config/messageRequestMode.json"), json);
+        // Held pulls and held pops both wait for messages the dispatcher reports.
+        DispatchListener brokerListener = (topic, queueId, maxOffset, tagsCode, storeTime) -> {
+            holds.onDispatched(topic, queueId, maxOffset);
+            PopServices popServices = pop;
+            if (popServices != null) {
+                popServices.onDispatched(topic);
+            }
+        };
+        return Future.all(topics.load(), groups.load(), offsets.load(), requestModes.load())
             .compose(loaded -> vertx.executeBlocking(() -> openStore(storeConfig, delayLevels, isControllerMode)))
             .compose(opened -> {
-                opened.store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
-                    holds.onDispatched(topic, queueId, maxOffset));
+                opened.store().setDispatchListener(brokerListener);
                 StoreAccess storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
                 Replication replication;
                 if (isControllerMode) {
@@ -126,18 +142,21 @@ public final class BrokerVerticle extends VerticleBase {
                     replication = createReplication(storeAccess);
                 }
                 context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-                    delayLevels, metrics, replication, role);
-                masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
-                    storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
+                    delayLevels, metrics, replication, role, new PopInflight());
                 createRegistrar(topics, json, identity);
+                pop = new PopServices(vertx, vertx.getOrCreateContext(), context, popConfig, requestModes,
+                    namesrvClient);
+                masterServices = new MasterServices(vertx, context, brokerListener, pop);
                 if (isControllerMode) {
                     controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
                         namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
                 }
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
-                return listen(BrokerProcessors.build(context, holds, this::delayOffsets,
+                // A classic master serves POP from its first request: its in-flight state is rebuilt first.
+                Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
+                return popReady.compose(ready -> listen(BrokerProcessors.build(context, holds, this::delayOffsets,
                     isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
-                        null, null)));
+                        null, null), pop)));
             })
             .compose(listening -> listenReplication())
             .compose(listening -> startAdmin())
