@@ -162,7 +162,8 @@ final class PopHolds {
         if (timer != null) {
             vertx.cancelTimer(timer);
         }
-        held.rerun().run();
+        // Its own turn: a woken pop may wake the next one, and a chain of them must not nest.
+        context.runOnContext(ignored -> held.rerun().run());
         return true;
     }
 

@@ -84,9 +84,6 @@ public final class PopMessageProcessor {
             PopHolds.Outcome held = holds.hold(new PopHolds.PollKey(pop.topic(), pop.consumerGroup(), pop.queueId()),
                 pop.deadlineMs(), () -> rerun(connection, request, pop, reply));
             if (held == PopHolds.Outcome.HELD) {
-                if (result.restNum() > 0) {
-                    holds.notifyArrived(pop.topic(), pop.consumerGroup(), pop.queueId());
-                }
                 return;
             }
             reply.complete(notFound(request, result, held == PopHolds.Outcome.FULL ? ResponseCode.POLLING_FULL

@@ -56,6 +56,12 @@ public final class PopServices {
         this.revive = new ReviveService(vertx, broker, config, state, reviveLog,
             new RevivedCopies(broker, config, new DeliveryRouting(broker, topics)), meters);
         this.topicQueues = new TopicQueues(broker, namesrvClient);
+        // A pop that skipped a queue another pop held went to wait: it may have missed a message there.
+        state.onContendedUnlock(queue -> {
+            String origin = PopNames.originTopic(queue.topic(), queue.group());
+            popHolds.notifyArrived(origin != null ? origin : queue.topic(), queue.group(),
+                origin != null ? PopMessageRequest.ALL_QUEUES : queue.queueId());
+        });
     }
 
     public void registerInto(ProcessorTable.Builder table) {

@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * What POP's request handlers share on the broker's context: whether POP is served now (only on a master, once its
@@ -33,6 +34,10 @@ final class PopState {
     private final BrokerContext broker;
     private final Set<QueueKey> lockedQueues = new HashSet<>();
     private final Map<QueueKey, List<Promise<Void>>> waitingForUnlock = new HashMap<>();
+    /** Queues a pop found locked: when they are unlocked, held pops are woken (they may have missed a message). */
+    private final Set<QueueKey> contendedQueues = new HashSet<>();
+    private Consumer<QueueKey> onContendedUnlock = queue -> {
+    };
     private Status status = Status.INACTIVE;
     private InflightTable table;
     private int nextReviveQueue;
@@ -84,12 +89,24 @@ final class PopState {
         return status == Status.ACTIVE ? table : null;
     }
 
+    /** Set once at wiring: what to do when a queue another pop found locked is unlocked. */
+    void onContendedUnlock(Consumer<QueueKey> listener) {
+        this.onContendedUnlock = listener;
+    }
+
     boolean tryLock(QueueKey queue) {
-        return lockedQueues.add(queue);
+        if (lockedQueues.add(queue)) {
+            return true;
+        }
+        contendedQueues.add(queue);
+        return false;
     }
 
     void unlock(QueueKey queue) {
         lockedQueues.remove(queue);
+        if (contendedQueues.remove(queue)) {
+            onContendedUnlock.accept(queue);
+        }
         List<Promise<Void>> waiting = waitingForUnlock.remove(queue);
         if (waiting != null) {
             waiting.forEach(Promise::complete);

@@ -52,6 +52,8 @@ class PopPushConsumerIT {
     private static final int MESSAGE_COUNT = 40;
     private static final Duration CONSUME_TIMEOUT = Duration.ofSeconds(60);
 
+    private static final int SEND_TIMEOUT_MS = 15_000;
+
     @RegisterExtension
     static final CompatResources resources = new CompatResources();
     @RegisterExtension
@@ -67,6 +69,8 @@ class PopPushConsumerIT {
     static void startNameServerBrokerAndProducer() throws Exception {
         bed = TestBed.start(resources, brokers, dir, "broker-pop");
         producer = bed.clients().producer(uniqueName("pop_producer"));
+        // A loaded test machine: the default 3 s send timeout is too short for the first sends.
+        producer.setSendMsgTimeout(SEND_TIMEOUT_MS);
     }
 
     @Test
