@@ -63,32 +63,43 @@ public final class PopMessageProcessor {
         } catch (RemotingCommandException e) {
             reply.complete(RemotingCommand.failure(request, e.responseCode(), e.getMessage()));
             return;
+        } catch (RuntimeException e) {
+            reply.fail(e);
+            return;
         }
         popped.onComplete(done -> {
             if (done.failed()) {
                 reply.fail(done.cause());
                 return;
             }
-            PopResult result = done.result();
-            if (result.isFound()) {
-                if (result.restNum() > 0) {
-                    holds.notifyArrived(pop.topic(), pop.consumerGroup(), pop.queueId());
-                }
-                reply.complete(found(request, result));
-                return;
+            try {
+                answer(connection, request, pop, done.result(), reply);
+            } catch (RuntimeException e) {
+                reply.tryFail(e);
             }
-            if (pop.pollTime() <= 0) {
-                reply.complete(notFound(request, result, ResponseCode.POLLING_TIMEOUT));
-                return;
-            }
-            PopHolds.Outcome held = holds.hold(new PopHolds.PollKey(pop.topic(), pop.consumerGroup(), pop.queueId()),
-                pop.deadlineMs(), () -> rerun(connection, request, pop, reply));
-            if (held == PopHolds.Outcome.HELD) {
-                return;
-            }
-            reply.complete(notFound(request, result, held == PopHolds.Outcome.FULL ? ResponseCode.POLLING_FULL
-                : ResponseCode.POLLING_TIMEOUT));
         });
+    }
+
+    private void answer(RemotingConnection connection, RemotingCommand request, PopMessageRequest pop,
+                        PopResult result, Promise<RemotingCommand> reply) {
+        if (result.isFound()) {
+            if (result.restNum() > 0) {
+                holds.notifyArrived(pop.topic(), pop.consumerGroup(), pop.queueId());
+            }
+            reply.complete(found(request, result));
+            return;
+        }
+        if (pop.pollTime() <= 0) {
+            reply.complete(notFound(request, result, ResponseCode.POLLING_TIMEOUT));
+            return;
+        }
+        PopHolds.Outcome held = holds.hold(new PopHolds.PollKey(pop.topic(), pop.consumerGroup(), pop.queueId()),
+            pop.deadlineMs(), () -> rerun(connection, request, pop, reply));
+        if (held == PopHolds.Outcome.HELD) {
+            return;
+        }
+        reply.complete(notFound(request, result, held == PopHolds.Outcome.FULL ? ResponseCode.POLLING_FULL
+            : ResponseCode.POLLING_TIMEOUT));
     }
 
     /** A held pop's second run; a client that went away meanwhile gets nothing popped for it. */

@@ -1,6 +1,7 @@
 package io.vrmq.broker.pop;
 
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.remoting.body.Permission;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.store.MessageStore;
 
@@ -33,7 +34,7 @@ final class PopPlan {
             return plan;
         }
         boolean isRetryFirst = randomQ < config.popFromRetryProbability();
-        TopicConfig retryTopic = broker.topics().get(retryTopicName(config, request, randomQ));
+        TopicConfig retryTopic = retryTopic(broker, retryTopicName(config, request, randomQ));
         if (isRetryFirst && retryTopic != null) {
             plan.addTopic(broker, config, table, request, retryTopic, true, randomQ, nowMs);
         }
@@ -42,6 +43,18 @@ final class PopPlan {
             plan.addTopic(broker, config, table, request, retryTopic, true, randomQ, nowMs);
         }
         return plan;
+    }
+
+    /**
+     * The retry topic's config; one that has messages but no config (written by a former master moments before a
+     * failover, before the slave copied its topics) is configured again, so its messages are not stranded.
+     */
+    private static TopicConfig retryTopic(BrokerContext broker, String name) {
+        TopicConfig config = broker.topics().get(name);
+        if (config == null && broker.store().store().getMaxOffsetInQueue(name, 0) > 0) {
+            config = broker.topics().putIfAbsent(TopicConfig.of(name, 1, Permission.READ_WRITE));
+        }
+        return config;
     }
 
     /** The retry topic this pop reads: V1 or V2 as configured, and with both kept, V1 for half of the pops. */
