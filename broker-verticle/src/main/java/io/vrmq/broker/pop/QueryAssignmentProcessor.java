@@ -76,9 +76,10 @@ public final class QueryAssignmentProcessor {
     }
 
     /** RocketMQ's doLoadBalance; null means "no valid answer" (the client keeps what it has). */
-    private Collection<QueueAllocation.AssignedQueue> assign(List<QueueAllocation.AssignedQueue> queues, String group,
-                                                             String clientId, String strategy,
-                                                             boolean isBroadcasting, RequestModeTable.RequestMode mode) {
+    private Collection<QueueAllocation.AssignedQueue> assign(List<QueueAllocation.AssignedQueue> queues,
+                                                             String group, String clientId, String strategy,
+                                                             boolean isBroadcasting,
+                                                             RequestModeTable.RequestMode mode) {
         if (queues.isEmpty()) {
             return null;
         }

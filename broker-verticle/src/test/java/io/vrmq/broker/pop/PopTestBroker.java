@@ -52,15 +52,25 @@ final class PopTestBroker {
         return broker.stop();
     }
 
-    /** Sends {@code count} messages "m0".. to queue {@code queueId} with tag TagA. */
+    /**
+     * Sends {@code count} messages "m0".. to queue {@code queueId} with tag TagA; completes once a pop can see them
+     * (a send is answered when stored, the queue entry follows a moment later).
+     */
     Future<Void> send(String topic, int queueId, int count) {
-        Future<Void> sent = Future.succeededFuture();
+        Future<Long> sent = maxOffset(topic, queueId);
         for (int i = 0; i < count; i++) {
             String body = "m" + i;
-            sent = sent.compose(done -> broker.send(topic, queueId, Map.of(MessageConst.TAGS, "TagA"), body)
-                .map(TestBrokerRequests::requireSuccess).mapEmpty());
+            sent = sent.compose(before -> broker.send(topic, queueId, Map.of(MessageConst.TAGS, "TagA"), body)
+                .map(TestBrokerRequests::requireSuccess).map(before));
         }
-        return sent;
+        return sent.compose(before -> broker.poll(() -> maxOffset(topic, queueId), max -> max >= before + count,
+            5_000)).mapEmpty();
+    }
+
+    private Future<Long> maxOffset(String topic, int queueId) {
+        return broker.invoke(RequestCode.GET_MAX_OFFSET, Map.of("topic", topic, "queueId",
+            Integer.toString(queueId)), null).map(response -> response.code() == ResponseCode.SUCCESS
+            ? Long.parseLong(response.ext("offset")) : 0L);
     }
 
     Map<String, String> popHeader(String topic, int queueId, int maxMsgNums, long invisibleTime, long pollTime,
