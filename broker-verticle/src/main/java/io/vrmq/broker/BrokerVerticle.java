@@ -149,7 +149,8 @@ public final class BrokerVerticle extends VerticleBase {
                 masterServices = new MasterServices(vertx, context, brokerListener, pop);
                 if (isControllerMode) {
                     controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
-                        namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
+                        namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll)
+                        .withRequestModes(requestModes));
                 }
                 SystemTopics.ensure(topics, config, delayLevels.maxLevel());
                 // A classic master serves POP from its first request: its in-flight state is rebuilt first.
@@ -169,7 +170,7 @@ public final class BrokerVerticle extends VerticleBase {
                 } else if (context.replication() instanceof SlaveReplication slave) {
                     // A slave delivers no held messages: its master does, and the results arrive by replication.
                     slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
-                        registrar::registerAll));
+                        registrar::registerAll).withRequestModes(requestModes));
                     // Started before its master, a slave would otherwise learn of it a whole registration period later.
                     timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
                         if (slave.masterAddr() == null) {
