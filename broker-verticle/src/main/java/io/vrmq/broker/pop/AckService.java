@@ -62,6 +62,9 @@ final class AckService {
         ReviveRecord.Ack record = new ReviveRecord.Ack(queue, checkpoint.startOffset(), checkpoint.popTime(),
             unacked, broker.config().brokerName());
         return write(checkpoint.reviveQueueId(), List.of(record)).map(durable -> {
+            if (state.tableIfActive() != table) {
+                return null;
+            }
             for (long offset : unacked) {
                 table.ack(checkpoint, checkpoint.indexOf(offset));
             }
@@ -97,6 +100,9 @@ final class AckService {
             table.pin(reviveQueueId, appended.queueOffset());
             table.noteAppended(reviveQueueId, appended.queueOffset() + 1);
             return reviveLog.durable(appended).map(durable -> {
+                if (state.tableIfActive() != table) {
+                    return new ChangedReceipt(now, invisibleTime, reviveQueueId);
+                }
                 table.add(new Checkpoint(queue, offset, now, invisibleTime, new int[] {0}, -1, reviveQueueId,
                     appended.queueOffset(), isSuspend, table.nextSequence()));
                 table.ack(old, old.indexOf(offset));

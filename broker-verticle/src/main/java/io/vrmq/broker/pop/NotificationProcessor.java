@@ -74,6 +74,9 @@ public final class NotificationProcessor {
         } catch (RemotingCommandException e) {
             reply.complete(RemotingCommand.failure(request, e.responseCode(), e.getMessage()));
             return;
+        } catch (RuntimeException e) {
+            reply.fail(e);
+            return;
         }
         boolean isPollingFull = false;
         if (!hasMessage && notification.pollTime() > 0) {

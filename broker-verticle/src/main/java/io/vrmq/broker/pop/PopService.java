@@ -99,11 +99,15 @@ final class PopService {
             return reviveLog.durable(appended).map(durable -> {
                 PopHeaderInfo info = new PopHeaderInfo();
                 List<ByteBuffer> out = new ArrayList<>();
+                // No longer master meanwhile: the records are in the log for the next master; hand the messages out.
+                boolean isCurrent = state.tableIfActive() == table;
                 for (int i = 0; i < found.size(); i++) {
                     QueueRead read = found.get(i);
-                    table.add(new Checkpoint(read.queue(), read.startOffset(), popTime, request.invisibleTime(),
-                        diffs(read), read.nextBeginOffset(), reviveQueueId, appended.queueOffset() + i, false,
-                        table.nextSequence()));
+                    if (isCurrent) {
+                        table.add(new Checkpoint(read.queue(), read.startOffset(), popTime, request.invisibleTime(),
+                            diffs(read), read.nextBeginOffset(), reviveQueueId, appended.queueOffset() + i, false,
+                            table.nextSequence()));
+                    }
                     info.addQueue(read.queue(), read.startOffset(), read.queueOffsets());
                     out.addAll(read.records());
                 }
@@ -152,7 +156,9 @@ final class PopService {
                     OrderCheckpoint pop = new OrderCheckpoint(read.queue(), record.attemptId(), popTime,
                         request.invisibleTime(), record.offsets(), record.consumedCounts(), reviveQueueId,
                         appended.queueOffset() + i);
-                    table.putOrder(pop);
+                    if (state.tableIfActive() == table) {
+                        table.putOrder(pop);
+                    }
                     info.addQueue(read.queue(), read.startOffset(), read.queueOffsets());
                     info.addOrderCounts(pop);
                     out.addAll(read.records());

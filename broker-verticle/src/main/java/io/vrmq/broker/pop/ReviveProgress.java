@@ -7,7 +7,9 @@ import java.util.TreeMap;
  * still open (pinned), or one past the newest record when none is. Everything below it is resolved: its effect is
  * in the consumer offsets (pop offsets, orderly commits) or it was acked or revived. It is kept as the consumer
  * offset of {@link PopNames#REVIVE_GROUP} on the revive topic, as RocketMQ keeps its revive offset, so a slave copies
- * it with the other offsets.
+ * it with the other offsets. The consumer-offset file is snapshotted on the broker's context, between whole POP state
+ * changes, so the revive offsets and the pop offsets it holds always agree: no record below a stored revive offset
+ * has an effect the stored pop offsets lack.
  * <p>
  * Not thread-safe: owned by the {@link InflightTable}.
  */
