@@ -16,6 +16,7 @@ import io.vertx.core.Future;
 import io.vrmq.broker.controller.ControllerModeProcessor;
 import io.vrmq.broker.ha.SlaveDataProcessor;
 import io.vrmq.broker.longpoll.PullHoldService;
+import io.vrmq.broker.pop.PopServices;
 import io.vrmq.broker.processor.ClientManageProcessor;
 import io.vrmq.broker.processor.DeliveryRouting;
 import io.vrmq.broker.processor.OffsetProcessor;
@@ -37,7 +38,7 @@ final class BrokerProcessors {
 
     static ProcessorTable build(BrokerContext broker, PullHoldService holds,
                                 Supplier<Future<Map<Integer, Long>>> delayOffsets,
-                                ControllerModeProcessor controllerMode) {
+                                ControllerModeProcessor controllerMode, PopServices pop) {
         ProcessorTable.Builder table = ProcessorTable.builder();
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
@@ -63,6 +64,7 @@ final class BrokerProcessors {
         new EndTransactionProcessor(broker, routing, OpRecords.of(broker), System::currentTimeMillis)
             .registerInto(table);
         controllerMode.registerInto(table);
+        pop.registerInto(table);
         return table.build();
     }
 }

@@ -23,6 +23,10 @@ import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.controller.ControllerModeBroker;
 import io.vrmq.broker.controller.ControllerModeProcessor;
 import io.vrmq.broker.persist.JsonFile;
+import io.vrmq.broker.pop.PopConfig;
+import io.vrmq.broker.pop.PopInflight;
+import io.vrmq.broker.pop.PopServices;
+import io.vrmq.broker.pop.RequestModeTable;
 import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.schedule.DelayOffsetFile;
@@ -37,6 +41,7 @@ import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
 import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.store.DispatchListener;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.StoreConfig;
 import io.vrmq.store.StoreOptions;
@@ -90,6 +95,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private HaServer haServer;
     private ControllerModeBroker controllerMode;
     private boolean isStopping;
+    private volatile PopServices pop;
+    private RequestModeTable requestModes;
+    private DispatchListener dispatchListener;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -128,16 +136,26 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
         holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
+        PopConfig popConfig = PopConfig.from(rawConfig);
+        requestModes = new RequestModeTable(new JsonFile(vertx.fileSystem(),
+            root + "/config/messageRequestMode.json"), json);
+        // Held pulls and held pops both wait for messages the dispatcher reports.
+        dispatchListener = (topic, queueId, maxOffset, tagsCode, storeTime) -> {
+            holds.onDispatched(topic, queueId, maxOffset);
+            PopServices popServices = pop;
+            if (popServices != null) {
+                popServices.onDispatched(topic);
+            }
+        };
         return steps.run("loading topics, groups and offsets", () -> Future.all(topics.load(), groups.load(),
-                offsets.load()))
+                offsets.load(), requestModes.load()))
             .compose(loaded -> steps.run("opening the store (recovery)", () -> vertx.executeBlocking(
                 () -> openStore(storeConfig, delayLevels, isControllerMode))))
             .compose(opened -> {
-                opened.store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) ->
-                    holds.onDispatched(topic, queueId, maxOffset));
+                opened.store().setDispatchListener(dispatchListener);
                 storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
                 return steps.run("wiring the broker", () -> wire(opened, json, delayLevels, identity, role, topics,
-                    groups, offsets, clients, metrics, isControllerMode));
+                    groups, offsets, clients, metrics, popConfig, isControllerMode));
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("starting the admin API", this::startAdmin))
@@ -155,7 +173,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private Future<Void> wire(OpenedStore opened, RemotingJson json, DelayLevels delayLevels, BrokerIdentity identity,
                               RoleState role, TopicConfigTable topics, SubscriptionGroupTable groups,
                               ConsumerOffsetTable offsets, ClientRegistry clients, BrokerMetrics metrics,
-                              boolean isControllerMode) {
+                              PopConfig popConfig, boolean isControllerMode) {
         String root = config.storePathRootDir();
         Replication replication;
         if (isControllerMode) {
@@ -165,18 +183,21 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             replication = createReplication(storeAccess);
         }
         context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-            delayLevels, metrics, replication, role);
-        masterServices = new MasterServices(vertx, context, (topic, queueId, maxOffset, tagsCode,
-            storeTime) -> holds.onDispatched(topic, queueId, maxOffset));
+            delayLevels, metrics, replication, role, new PopInflight());
         createRegistrar(topics, json, identity);
+        pop = new PopServices(vertx, vertx.getOrCreateContext(), context, popConfig, requestModes, namesrvClient);
+        masterServices = new MasterServices(vertx, context, dispatchListener, pop);
         if (isControllerMode) {
             controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
-                namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll));
+                namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll)
+                .withRequestModes(requestModes));
         }
         SystemTopics.ensure(topics, config, delayLevels.maxLevel());
-        return listen(BrokerProcessors.build(context, holds, this::delayOffsets,
+        // A classic master serves POP from its first request: its in-flight state is rebuilt first.
+        Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
+        return popReady.compose(ready -> listen(BrokerProcessors.build(context, holds, this::delayOffsets,
             isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
-                null, null)));
+                null, null), pop)));
     }
 
     private void startServices(ConsumerOffsetTable offsets, ClientRegistry clients, RemotingJson json, String root,
@@ -188,7 +209,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         } else if (context.replication() instanceof SlaveReplication slave) {
             // A slave delivers no held messages: its master does, and the results arrive by replication.
             slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
-                registrar::registerAll));
+                registrar::registerAll).withRequestModes(requestModes));
             // Started before its master, a slave would otherwise learn of it a whole registration period later.
             timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
                 if (slave.masterAddr() == null) {

@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vrmq.broker.pop.PopServices;
 import io.vrmq.broker.schedule.DeliveryServices;
 import io.vrmq.broker.transaction.TransactionCheckService;
 import io.vrmq.store.DispatchListener;
@@ -9,22 +10,24 @@ import io.vrmq.store.DispatchListener;
 import java.util.Map;
 
 /**
- * What only a master runs: delivery of delayed and timer messages, and the checks of open transactions (a slave gets
- * both outcomes by replication). Started once on a classic master; in controller mode started and stopped as the
+ * What only a master runs: delivery of delayed and timer messages, the checks of open transactions (a slave gets
+ * both outcomes by replication), and POP (served, and revived, by the master only; a slave has the revive log). Started once on a classic master; in controller mode started and stopped as the
  * broker becomes master or slave. Confined to the broker's context.
  */
 public final class MasterServices {
     private final Vertx vertx;
     private final BrokerContext broker;
     private final DispatchListener brokerListener;
+    private final PopServices pop;
     private DeliveryServices deliveries;
     private TransactionCheckService transactionChecks;
 
     /** @param brokerListener the broker's own dispatch listener (wakes held pulls), kept first */
-    public MasterServices(Vertx vertx, BrokerContext broker, DispatchListener brokerListener) {
+    public MasterServices(Vertx vertx, BrokerContext broker, DispatchListener brokerListener, PopServices pop) {
         this.vertx = vertx;
         this.broker = broker;
         this.brokerListener = brokerListener;
+        this.pop = pop;
     }
 
     public boolean isRunning() {
@@ -36,6 +39,7 @@ public final class MasterServices {
         if (deliveries == null) {
             deliveries = DeliveryServices.start(vertx, broker, brokerListener);
             transactionChecks = TransactionCheckService.start(vertx, broker);
+            pop.activate();
         }
     }
 
@@ -49,7 +53,7 @@ public final class MasterServices {
         deliveries = null;
         transactionChecks = null;
         // No more checks first: a producer asked now might answer a broker that no longer takes its outcome.
-        return stoppingChecks.stop().eventually(stoppingDeliveries::stop);
+        return stoppingChecks.stop().eventually(pop::deactivate).eventually(stoppingDeliveries::stop);
     }
 
     /** Per delay level, the next schedule-queue offset to deliver, while delivery runs; null when it does not. */

@@ -68,23 +68,39 @@ public final class ConsumeProgress {
                 long consumerOffset = Math.max(0, broker.offsets().query(group, topic, queueId));
                 long lastTimestamp = consumerOffset > 0
                     ? Math.max(0, store.getMessageStoreTimestamp(topic, queueId, consumerOffset - 1)) : 0;
-                progress.add(new QueueProgress(topic, queueId, brokerOffset, consumerOffset, lastTimestamp));
+                progress.add(new QueueProgress(topic, queueId, brokerOffset, consumerOffset, lastTimestamp,
+                    broker.popInflight().count(group, topic, queueId),
+                    broker.popInflight().orderlyCount(group, topic, queueId)));
             }
         }
         return progress;
     }
 
     /**
-     * One queue's line. No separate pull offsets are kept, so RocketMQ's pullOffset (max of consumer and pull
-     * offsets) is the consumer offset.
+     * One queue's line. For a group consuming by POP the consumer offset is its pop offset (the next message a pop
+     * hands out), or for an orderly pop the first unacked message, and the popped messages not yet acked are counted
+     * apart.
      *
-     * @param lastTimestamp store time of the last consumed message, 0 when none was consumed
+     * @param lastTimestamp     store time of the last consumed message, 0 when none was consumed
+     * @param inflight          POP: messages handed out and neither acked nor revived yet (all of them)
+     * @param orderlyInflight   the part of {@code inflight} held by orderly pops (at and above the consumer offset)
      */
     public record QueueProgress(String topic, int queueId, long brokerOffset, long consumerOffset,
-                                long lastTimestamp) {
-        /** Messages stored but not yet consumed; never negative. */
+                                long lastTimestamp, long inflight, long orderlyInflight) {
+        /** Messages stored but not yet handed out (or, orderly, not yet acked); never negative. */
         public long lag() {
             return Math.max(0, brokerOffset - consumerOffset);
+        }
+
+        /**
+         * RocketMQ's ConsumeStats pair, chosen so that {@code mqadmin consumerProgress} shows every message not yet
+         * acked as Diff and the in-flight count as Inflight (it prints pullOffset - consumerOffset): for a POP queue
+         * the consumer offset is lowered by its non-orderly in-flight messages and the pull offset raised by the
+         * orderly ones. Without POP both are the consumer offset. [consumerOffset, pullOffset]
+         */
+        public long[] consumeStatsOffsets() {
+            long lowered = Math.max(0, consumerOffset - (inflight - orderlyInflight));
+            return new long[] {lowered, lowered + inflight};
         }
     }
 }

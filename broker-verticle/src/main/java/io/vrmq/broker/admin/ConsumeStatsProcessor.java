@@ -51,9 +51,9 @@ public final class ConsumeStatsProcessor {
     private Map<MessageQueue, OffsetWrapper> offsetTable(List<ConsumeProgress.QueueProgress> queues) {
         Map<MessageQueue, OffsetWrapper> table = new LinkedHashMap<>();
         for (ConsumeProgress.QueueProgress queue : queues) {
+            long[] offsets = queue.consumeStatsOffsets();
             table.put(new MessageQueue(broker.config().brokerName(), queue.queueId(), queue.topic()),
-                new OffsetWrapper(queue.brokerOffset(), queue.consumerOffset(), queue.lastTimestamp(),
-                    queue.consumerOffset()));
+                new OffsetWrapper(queue.brokerOffset(), offsets[0], queue.lastTimestamp(), offsets[1]));
         }
         return table;
     }

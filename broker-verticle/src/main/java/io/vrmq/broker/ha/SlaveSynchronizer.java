@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
+import io.vrmq.broker.pop.RequestModeTable;
 import io.vrmq.broker.schedule.DelayOffsetFile;
 import io.vrmq.remoting.body.DataVersion;
 import io.vrmq.remoting.body.TopicConfigSerializeWrapper;
@@ -15,12 +16,14 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * A slave's copy of its master's metadata, as RocketMQ's SlaveSynchronize: topics (21), subscription groups (201),
- * consumer offsets (43) and delay-level progress (45), every slaveSyncMetadataInterval. Topics and groups are
+ * consumer offsets (43), delay-level progress (45) and, when given a table, the groups' POP request modes (402),
+ * every slaveSyncMetadataInterval. Topics and groups are
  * replaced when the master's data version differs; offsets are merged, the master's winning. A round that fails
  * (master down) changes nothing and is logged once per outage.
  */
@@ -32,6 +35,7 @@ public final class SlaveSynchronizer {
     private final RemotingClient client;
     private final DelayOffsetFile delayOffsetFile;
     private final Runnable onTopicsReplaced;
+    private RequestModeTable requestModes;
     private boolean isFailing;
 
     /** @param onTopicsReplaced runs after the topic table changed (registers the new topics with the NameServers) */
@@ -43,10 +47,16 @@ public final class SlaveSynchronizer {
         this.onTopicsReplaced = onTopicsReplaced;
     }
 
+    /** Also copies the master's POP request modes into {@code modes} (RocketMQ's syncMessageRequestMode). */
+    public SlaveSynchronizer withRequestModes(RequestModeTable modes) {
+        this.requestModes = modes;
+        return this;
+    }
+
     /** One round against the master at {@code masterAddr}; completes when every part ended, failed or not. */
     public Future<Void> syncFrom(String masterAddr) {
-        Future<Void> round = Future.all(syncTopics(masterAddr), syncGroups(masterAddr), syncOffsets(masterAddr),
-            syncDelayOffsets(masterAddr)).mapEmpty();
+        Future<Void> round = Future.all(List.of(syncTopics(masterAddr), syncGroups(masterAddr),
+            syncOffsets(masterAddr), syncDelayOffsets(masterAddr), syncRequestModes(masterAddr))).mapEmpty();
         return round.onSuccess(done -> {
             if (isFailing) {
                 log.info("metadata sync from master {} works again", masterAddr);
@@ -104,6 +114,16 @@ public final class SlaveSynchronizer {
         return call(masterAddr, RequestCode.GET_ALL_DELAY_OFFSET).compose(response -> {
             JsonNode table = broker.json().decode(response.body(), JsonNode.class).path("offsetTable");
             return delayOffsetFile.write(levelOrQueueTable(table));
+        });
+    }
+
+    private Future<Void> syncRequestModes(String masterAddr) {
+        if (requestModes == null) {
+            return Future.succeededFuture();
+        }
+        return call(masterAddr, RequestCode.GET_ALL_MESSAGE_REQUEST_MODE).compose(response -> {
+            JsonNode modes = broker.json().decode(response.body(), JsonNode.class).path("messageRequestModeMap");
+            return requestModes.replaceAll(modes) ? requestModes.persist() : Future.succeededFuture();
         });
     }
 

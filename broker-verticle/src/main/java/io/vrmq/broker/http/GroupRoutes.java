@@ -145,6 +145,7 @@ final class GroupRoutes {
             line.put("brokerOffset", queue.brokerOffset());
             line.put("consumerOffset", queue.consumerOffset());
             line.put("lag", queue.lag());
+            line.put("inflight", queue.inflight());
             line.put("lastTimestamp", queue.lastTimestamp());
             byTopic.computeIfAbsent(queue.topic(), ignored -> new ArrayList<>()).add(line);
             lagByTopic.merge(queue.topic(), queue.lag(), Long::sum);

@@ -28,6 +28,12 @@ public final class MessageConst {
     public static final String TIMER_OUT_MS = "TIMER_OUT_MS";
     public static final String START_DELIVER_TIME = "__STARTDELIVERTIME";
     public static final String TRANSACTION_ID = "__transactionId__";
+    /** POP: the message's receipt (extra info), set by the broker on retry messages and by the client. */
+    public static final String POP_CK = "POP_CK";
+    /** POP: when the message was first popped, kept across redeliveries. */
+    public static final String FIRST_POP_TIME = "1ST_POP_TIME";
+    /** POP: the group whose unacked pop put this message into its retry topic. */
+    public static final String ORIGIN_GROUP = "ORIGIN_GROUP";
 
     private MessageConst() {
     }

@@ -88,6 +88,12 @@ public final class RequestCode {
     public static final int GET_TOPIC_CONFIG = 351;
     public static final int GET_SUBSCRIPTIONGROUP_CONFIG = 352;
     public static final int LITE_PULL_MESSAGE = 361;
+    /** Server-side load balancing (RocketMQ 5): the queues a client of a group should consume, and how. */
+    public static final int QUERY_ASSIGNMENT = 400;
+    /** Admin: a group consumes a topic by PULL or by POP (mqadmin setConsumeMode). */
+    public static final int SET_MESSAGE_REQUEST_MODE = 401;
+    /** A slave copies its master's request modes. */
+    public static final int GET_ALL_MESSAGE_REQUEST_MODE = 402;
     public static final int GET_BROKER_MEMBER_GROUP = 901;
     /** Broker to controller (every second, oneway) and, with slave-acting-master, to NameServers. */
     public static final int BROKER_HEARTBEAT = 904;
@@ -108,6 +114,15 @@ public final class RequestCode {
     public static final int CLEAN_BROKER_DATA = 1011;
     public static final int CONTROLLER_GET_NEXT_BROKER_ID = 1012;
     public static final int CONTROLLER_APPLY_BROKER_ID = 1013;
+
+    // POP consumption (RocketMQ 5): the broker hands out messages that stay invisible until acked or revived.
+    public static final int POP_MESSAGE = 200050;
+    public static final int ACK_MESSAGE = 200051;
+    public static final int PEEK_MESSAGE = 200052;
+    public static final int CHANGE_MESSAGE_INVISIBLETIME = 200053;
+    public static final int NOTIFICATION = 200054;
+    public static final int POLLING_INFO = 200055;
+    public static final int BATCH_ACK_MESSAGE = 200151;
 
     private RequestCode() {
     }
