@@ -29,6 +29,10 @@
 #       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
 #       REPLICATION (none | ASYNC_MASTER | SYNC_MASTER: the master's role, with a slave per side)
 #       QUIET_WAIT_SECONDS (0: before each server, wait up to this long for other Maven builds to finish)
+#       CEILING=1 (also run every phase against the protocol ceiling, benchmark/ceiling: one process on our codec and
+#       event-loop setup that is its own NameServer and answers sends and pulls from memory, storing nothing
+#       durable; each round starts with it, and the report gives ours and Apache's figures as fractions of it.
+#       No slave for it with REPLICATION.)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,6 +49,7 @@ ROUNDS="${ROUNDS:-1}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 REPLICATION="${REPLICATION:-none}"
+CEILING="${CEILING:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -53,6 +58,7 @@ STOP_TIMEOUT_SECONDS=10
 VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
 LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
+CEILING_JAR="$ROOT/benchmark/ceiling/target/vrmq-ceiling.jar"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-vs-rocketmq.XXXXXX)"
 NAMESRV_PID=""
@@ -102,13 +108,14 @@ build() {
         log "SKIP_BUILD=1: using the jars already built"
     else
         log "building our NameServer and Broker and the load tool (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load -am -DskipTests package)
+        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load,benchmark/ceiling -am \
+            -DskipTests package)
     fi
     log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
     (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
         -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
     local jar
-    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"; do
+    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$CEILING_JAR"; do
         [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
     done
 }
@@ -142,7 +149,7 @@ await_quiet() {
 await_namesrv() {
     local log_file="$1"
     for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -q "The Name Server boot success" "$log_file" 2>/dev/null && return
+        grep -qE "The Name Server boot success|^ceiling ready on" "$log_file" 2>/dev/null && return
         kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
         sleep 0.1
     done
@@ -174,6 +181,19 @@ start_vrmq_namesrv() {
 JSON
     java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
     NAMESRV_PID=$!
+}
+
+# The ceiling is its NameServer and its broker in one process: "starting its broker" only names that process.
+start_ceiling_namesrv() {
+    local port="$1" dir="$2"
+    java "-Xmx$SERVER_HEAP" -XX:MaxDirectMemorySize=1280m "$(gc_log_option "$dir")" -jar "$CEILING_JAR" \
+        --host 127.0.0.1 --port "$port" --max-stored-mib 1024 \
+        --default-queues "$QUEUES" > "$dir/namesrv.log" 2>&1 &
+    NAMESRV_PID=$!
+}
+
+start_ceiling_broker() {
+    BROKER_PID="$NAMESRV_PID"
 }
 
 # Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
@@ -231,7 +251,7 @@ started_broker() {
 # With REPLICATION: the master's slave, routed (so registered and told its master) before the phases.
 start_slave() {
     local label="$1" namesrv="$2" dir="$3"
-    [[ "$REPLICATION" != none ]] || return 0
+    [[ "$REPLICATION" != none && "$label" != ceiling ]] || return 0
     local slave_port
     slave_port="$(free_port)"
     log "$label: starting its slave on 127.0.0.1:$slave_port"
@@ -278,6 +298,7 @@ bench() {
     "start_${label}_namesrv" "$namesrv_port" "$dir"
     await_namesrv "$dir/namesrv.log"
     broker_port="$(free_port)"
+    [[ "$label" == ceiling ]] && broker_port="$namesrv_port"
     local namesrv="127.0.0.1:$namesrv_port"
     log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, $MASTER_ROLE, store $dir/store"
     local start_ms
@@ -344,6 +365,7 @@ report() {
     awk '
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
         function add(key, value) { v[key, $1] += value; row[key] = value }
+        function of(side, key) { return (v[key, side] / runs[side]) / (v[key, "ceiling"] / runs["ceiling"]) }
         function ratio(key) { return (v[key, "vrmq"] / runs["vrmq"]) / (v[key, "apache"] / runs["apache"]) }
         {
             runs[$1]++; n++; label[n] = $1
@@ -366,6 +388,20 @@ report() {
             print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | threads | GC pauses | GC pause ms |"
             print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= n; i++) print cost[i]
+            if (runs["ceiling"]) {
+                print ""
+                print "Fractions of the protocol ceiling (means over the runs; throughput: 1 is the ceiling; p99: 1 is the ceiling, above is slower)."
+                print ""
+                print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p99 |"
+                print "|---|---:|---:|---:|---:|---:|---:|"
+                split("vrmq apache", sides, " ")
+                for (s = 1; s <= 2; s++) {
+                    side = sides[s]
+                    if (!runs[side]) continue
+                    printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", side, of(side, "sync"), of(side, "async"),
+                        of(side, "consume"), of(side, "syncp99"), of(side, "asyncp99"), of(side, "e2e99")
+                }
+            }
             if (!runs["apache"] || !runs["vrmq"]) exit
             print ""
             print "Ratios ours/apache (means over the runs). Throughput: above 1 is better for us; the rest: below 1 is."
@@ -385,6 +421,7 @@ report() {
 log "work dir $WORK"
 build
 for round in $(seq 1 "$ROUNDS"); do
+    [[ "$CEILING" == 1 ]] && bench "$round" ceiling
     if ((round % 2 == 1)); then
         bench "$round" apache
         bench "$round" vrmq
