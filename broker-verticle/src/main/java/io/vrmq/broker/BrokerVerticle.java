@@ -194,6 +194,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 .withRequestModes(requestModes));
         }
         SystemTopics.ensure(topics, config, delayLevels.maxLevel());
+        context.features().ensureTopics(topics, config.brokerClusterName());
         // A classic master serves POP from its first request: its in-flight state is rebuilt first.
         Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
         return popReady.compose(ready -> listen(BrokerProcessors.build(context, holds, this::delayOffsets,

@@ -3,6 +3,7 @@ package io.vrmq.broker.processor;
 import io.vertx.core.Future;
 import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.broker.transaction.HalfMessages;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
@@ -55,6 +56,7 @@ public final class SendMessageProcessor {
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
         Map<String, String> properties = MessageProperties.parse(send.properties());
         properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
+        TraceStamp.stamp(properties);
         DeliveryRouting.Destination destination = routing.routeSend(topic.topicName(), queueId, properties,
             send.reconsumeTimes(), send.maxReconsumeTimes(), send.sysFlag());
         int sysFlag = destination.isHalfMessage() ? HalfMessages.storedSysFlag(send.sysFlag()) : send.sysFlag();
