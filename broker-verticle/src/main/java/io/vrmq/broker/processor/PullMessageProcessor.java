@@ -32,7 +32,9 @@ import java.util.Map;
 
 /**
  * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361): checks the group, topic and subscription, reads from the store on
- * a reader thread, and answers with the stored records as they are (the client decodes RocketMQ's record format).
+ * a reader thread with the subscription's filter (tag hashes, or an SQL92 selector on each record's properties, see
+ * {@link SubscriptionFilters}), and answers with the stored records as they are (the client decodes RocketMQ's
+ * record format).
  * A pull that finds nothing and may suspend is held by the {@link PullHoldService} until a message arrives in its
  * queue or its suspend timeout passes. On a slave, reads follow {@code slaveReadEnable} (see
  * {@link #suggestedBrokerId}); a slave never takes the offset a pull commits (its master's offsets are copied).
