@@ -1,6 +1,7 @@
 package io.vrmq.broker;
 
 import io.vrmq.broker.client.ClientRegistry;
+import io.vrmq.broker.feature.MessageFeatures;
 import io.vrmq.broker.group.SubscriptionGroupTable;
 import io.vrmq.broker.ha.Replication;
 import io.vrmq.broker.metrics.BrokerMetrics;
@@ -15,11 +16,11 @@ import io.vrmq.remoting.json.RemotingJson;
 /**
  * What the broker's processors share, built once by {@link BrokerVerticle}: settings, tables, the client registry,
  * the way into the store, the traffic meters, this broker's current role and its part in replication, and the POP
- * in-flight counts the admin views show. Every member is thread-safe.
+ * in-flight counts the admin views show, and the message features (filters). Every member is thread-safe.
  */
 public record BrokerContext(BrokerConfig config, BrokerIdentity identity, RemotingJson json,
                             TopicConfigTable topics, SubscriptionGroupTable groups, ConsumerOffsetTable offsets,
                             ClientRegistry clients, StoreAccess store, DelayLevels delayLevels,
                             BrokerMetrics metrics, Replication replication, RoleState role,
-                            PopInflight popInflight) {
+                            PopInflight popInflight, MessageFeatures features) {
 }

@@ -65,6 +65,7 @@ final class BrokerProcessors {
             .registerInto(table);
         controllerMode.registerInto(table);
         pop.registerInto(table);
+        io.vrmq.broker.feature.FeatureProcessors.registerInto(table, broker);
         return table.build();
     }
 }

@@ -8,6 +8,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.broker.client.ClientRegistry;
+import io.vrmq.broker.feature.MessageFeatures;
 import io.vrmq.broker.group.SubscriptionGroupTable;
 import io.vrmq.broker.ha.HaServer;
 import io.vrmq.broker.ha.MasterReplication;
@@ -183,7 +184,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             replication = createReplication(storeAccess);
         }
         context = new BrokerContext(config, identity, json, topics, groups, offsets, clients, storeAccess,
-            delayLevels, metrics, replication, role, new PopInflight());
+            delayLevels, metrics, replication, role, new PopInflight(), MessageFeatures.from(rawConfig));
         createRegistrar(topics, json, identity);
         pop = new PopServices(vertx, vertx.getOrCreateContext(), context, popConfig, requestModes, namesrvClient);
         masterServices = new MasterServices(vertx, context, dispatchListener, pop);
@@ -193,6 +194,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 .withRequestModes(requestModes));
         }
         SystemTopics.ensure(topics, config, delayLevels.maxLevel());
+        context.features().ensureTopics(topics, config.brokerClusterName());
         // A classic master serves POP from its first request: its in-flight state is rebuilt first.
         Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
         return popReady.compose(ready -> listen(BrokerProcessors.build(context, holds, this::delayOffsets,

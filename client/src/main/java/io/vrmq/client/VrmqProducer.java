@@ -8,6 +8,8 @@ import io.vrmq.client.internal.Heartbeats;
 import io.vrmq.client.message.MessageIdGenerator;
 import io.vrmq.client.producer.BrokerFaultTable;
 import io.vrmq.client.producer.MessageSender;
+import io.vrmq.client.producer.RequestReply;
+import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.client.producer.PreparedSend;
 import io.vrmq.client.producer.SendPreparation;
 import io.vrmq.remoting.body.HeartbeatData;
@@ -18,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -41,6 +44,7 @@ public final class VrmqProducer {
     private final SendPreparation preparation;
     private final MessageSender sender;
     private final Heartbeats heartbeats;
+    private final RequestReply requests;
 
     public VrmqProducer(Vertx vertx, ProducerOptions options) {
         this.options = options;
@@ -48,6 +52,11 @@ public final class VrmqProducer {
         this.preparation = new SendPreparation(options, MessageIdGenerator.forThisProcess());
         this.sender = new MessageSender(runtime, options, new BrokerFaultTable(System::currentTimeMillis));
         this.heartbeats = new Heartbeats(runtime);
+        this.requests = new RequestReply(vertx, options.getMaxBodyBytes());
+        runtime.onReplyMessage((connection, push) -> {
+            requests.onReply(push);
+            return Future.succeededFuture(RemotingCommand.success(push, null));
+        });
     }
 
     /** Starts the route poll and the heartbeat; sends before start work too but are not heartbeated. */
@@ -73,6 +82,38 @@ public final class VrmqProducer {
     public Future<SendResult> send(Message message, MessageQueue queue) {
         return prepared(() -> preparation.single(message))
             .compose(send -> runtime.onContext(() -> sender.send(send, queue)));
+    }
+
+    /**
+     * RocketMQ's request-reply: sends {@code message} as a request and completes with the reply a consumer sent with
+     * {@link #replyTo}, or fails after {@code timeoutMs}. The first request to a topic looks its route up and
+     * heartbeats its brokers first, so the broker can push the reply to this client.
+     */
+    public Future<ReceivedMessage> request(Message message, long timeoutMs) {
+        return request(message, timeoutMs, this::send);
+    }
+
+    /** A request to the queue {@code selector} picks for {@code arg}. */
+    public Future<ReceivedMessage> request(Message message, MessageQueueSelector selector, Object arg,
+                                           long timeoutMs) {
+        return request(message, timeoutMs, request -> send(request, selector, arg));
+    }
+
+    private Future<ReceivedMessage> request(Message message, long timeoutMs,
+                                            Function<Message, Future<SendResult>> sending) {
+        return runtime.onContext(() -> {
+            RequestReply.Pending pending = requests.open(message, runtime.clientId(), timeoutMs);
+            return runtime.routes().sendRoute(message.topic(), options.getDefaultTopicQueueNums())
+                .compose(route -> heartbeats.send(producerHeartbeat(), route.masterAddrs().values()))
+                .compose(beaten -> sending.apply(pending.message()))
+                .onFailure(error -> requests.abandon(pending.correlationId(), error))
+                .compose(sent -> pending.reply());
+        });
+    }
+
+    /** The reply a consumer sends (with {@link #send(Message)}) for a request it received. */
+    public static Message replyTo(ReceivedMessage request, byte[] body) {
+        return RequestReply.replyTo(request, body);
     }
 
     /** Completes once the request is written; no result, no retry. */
@@ -124,9 +165,12 @@ public final class VrmqProducer {
     }
 
     private void heartbeat() {
-        HeartbeatData heartbeat = new HeartbeatData(runtime.clientId(),
-            Set.of(new ProducerData(options.getProducerGroup())), Set.of(), 0, false);
-        heartbeats.send(heartbeat, sender.masterAddrs());
+        heartbeats.send(producerHeartbeat(), sender.masterAddrs());
+    }
+
+    private HeartbeatData producerHeartbeat() {
+        return new HeartbeatData(runtime.clientId(), Set.of(new ProducerData(options.getProducerGroup())), Set.of(), 0,
+            false);
     }
 
     private static Future<PreparedSend> prepared(Supplier<PreparedSend> preparation) {

@@ -8,6 +8,7 @@ import io.vrmq.client.consumer.PollBuffer;
 import io.vrmq.client.consumer.PullService;
 import io.vrmq.client.consumer.QueueLocks;
 import io.vrmq.client.consumer.Rebalancer;
+import io.vrmq.client.consumer.SubscriptionCheck;
 import io.vrmq.client.internal.ClientRuntime;
 import io.vrmq.client.internal.Heartbeats;
 import io.vrmq.remoting.body.ConsumerData;
@@ -77,12 +78,21 @@ public final class VrmqPullConsumer {
         return this;
     }
 
+    /** Subscribe mode with an SQL92 property filter evaluated by the broker (see {@link VrmqPushConsumer#subscribeSql}). */
+    public VrmqPullConsumer subscribeSql(String topic, String sqlExpression) {
+        isSubscribeMode = true;
+        subscriptions.put(topic, VrmqPushConsumer.sqlSubscription(topic, sqlExpression));
+        return this;
+    }
+
     public Future<Void> start() {
         return runtime.onContext(() -> {
             List<Future<?>> lookups = new ArrayList<>();
             subscriptions.keySet().forEach(topic -> lookups.add(runtime.routes().refresh(topic)));
             return Future.join(lookups).otherwiseEmpty()
-                .compose(routed -> heartbeat())
+                .compose(routed -> SubscriptionCheck.check(runtime, options.getConsumerGroup(),
+                    subscriptions.values()))
+                .compose(checked -> heartbeat())
                 .compose(beaten -> isSubscribeMode ? rebalancer.rebalance(subscriptions.keySet())
                     : Future.<Void>succeededFuture())
                 .onSuccess(started -> startTimers());

@@ -10,6 +10,7 @@ import io.vrmq.client.consumer.ConsumerRunningInfoBody;
 import io.vrmq.client.consumer.DirectConsumer;
 import io.vrmq.client.consumer.ConsumerBrokerApi;
 import io.vrmq.client.consumer.ConsumerTopics;
+import io.vrmq.client.consumer.SubscriptionCheck;
 import io.vrmq.client.consumer.LocalFileOffsetStore;
 import io.vrmq.client.consumer.OffsetStore;
 import io.vrmq.client.consumer.OrderlyConsumeService;
@@ -90,6 +91,21 @@ public final class VrmqPushConsumer {
         return this;
     }
 
+    /**
+     * An SQL92 property filter (RocketMQ's grammar: {@code "a > 5 AND TAGS IN ('A', 'B')"}), evaluated by the broker;
+     * {@link #start()} fails when the broker does not accept it (CHECK_CLIENT_CONFIG).
+     */
+    public VrmqPushConsumer subscribeSql(String topic, String sqlExpression) {
+        requireNotStarted();
+        subscriptions.put(topic, sqlSubscription(topic, sqlExpression));
+        return this;
+    }
+
+    static SubscriptionData sqlSubscription(String topic, String sqlExpression) {
+        return new SubscriptionData(topic, sqlExpression, java.util.Set.of(), java.util.Set.of(),
+            System.currentTimeMillis(), "SQL92", false);
+    }
+
     public VrmqPushConsumer registerListener(MessageListenerConcurrently listener) {
         requireNotStarted();
         this.concurrentListener = listener;
@@ -121,7 +137,8 @@ public final class VrmqPushConsumer {
         wire();
         return runtime.onContext(() -> offsets.load()
             .compose(loaded -> refreshRoutes())
-            .compose(routed -> heartbeat())
+            .compose(routed -> SubscriptionCheck.check(runtime, options.getConsumerGroup(), subscriptions.values()))
+            .compose(checked -> heartbeat())
             .compose(beaten -> refreshRoutes())
             .compose(routed -> rebalancer.rebalance(subscriptions.keySet()))
             .onSuccess(balanced -> startTimers()));

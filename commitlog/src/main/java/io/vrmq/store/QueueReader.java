@@ -84,6 +84,10 @@ final class QueueReader {
                 logUnreadable(queue, entry);
                 continue;
             }
+            if (!filter.matchesRecord(record)) {
+                filtered++;
+                continue;
+            }
             found.add(new FoundMessage(next, entry.commitLogOffset(), entry.tagsCode(), record));
             totalBytes += record.remaining();
             lastOnDisk = pageCache.countRead(maxPhysicalOffset, entry.commitLogOffset());

@@ -87,6 +87,40 @@ class AppendAndReadTest {
     }
 
     @Test
+    void aFiltersRecordStageDropsRecordsAfterTheirTagMatched(@TempDir Path dir) throws Exception {
+        try (MessageStore store = MessageStore.open(TestStores.config(dir))) {
+            for (int i = 0; i < 6; i++) {
+                store.append(TestStores.message("TopicR", 0, i, "t"));
+            }
+            awaitDispatched(store, "TopicR", 0, 6);
+            TagFilter everyThird = new TagFilter() {
+                public boolean matches(long tagsCode) {
+                    return true;
+                }
+
+                public boolean matchesRecord(java.nio.ByteBuffer record) {
+                    return io.vrmq.store.format.RecordReader.queueOffset(record, 0) % 3 == 0;
+                }
+            };
+            GetMessageResult read = store.getMessages("TopicR", 0, 1, 10, 1 << 20, everyThird);
+            assertEquals(List.of(3L), read.messages().stream().map(FoundMessage::queueOffset).toList());
+            assertEquals(6, read.nextBeginOffset());
+            TagFilter none = new TagFilter() {
+                public boolean matches(long tagsCode) {
+                    return true;
+                }
+
+                public boolean matchesRecord(java.nio.ByteBuffer record) {
+                    return false;
+                }
+            };
+            GetMessageResult nothing = store.getMessages("TopicR", 0, 0, 10, 1 << 20, none);
+            assertEquals(GetMessageStatus.NO_MATCHED_MESSAGE, nothing.status());
+            assertEquals(6, nothing.nextBeginOffset());
+        }
+    }
+
+    @Test
     void consumeQueueRollsToNewFilesAndReadsAcrossThem(@TempDir Path dir) throws Exception {
         int count = TestStores.QUEUE_FILE_ENTRIES * 2 + 17;
         try (MessageStore store = MessageStore.open(TestStores.config(dir))) {

@@ -1,15 +1,17 @@
 package io.vrmq.broker.admin;
 
 import io.vrmq.broker.BrokerConfig;
+import io.vrmq.broker.reply.ReplyTopics;
 import io.vrmq.broker.topic.TopicNames;
 
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * The topics RocketMQ calls system topics (its TopicValidator set, plus the cluster-name and broker-name topics a
- * broker adds at start, plus anything named {@code rmq_sys_*}). Admins may not create or delete them through 17 and
- * 215 (RocketMQ's validateSystemTopicWhenUpdateTopic, on by default), and 305 lists them. Immutable.
+ * The topics RocketMQ calls system topics (its TopicValidator set, plus the cluster-name, broker-name and
+ * {@code <cluster>_REPLY_TOPIC} topics a broker adds at start, plus anything named {@code rmq_sys_*}). Admins may not
+ * create or delete them through 17 and 215 (RocketMQ's validateSystemTopicWhenUpdateTopic, on by default), and 305
+ * lists them. Immutable.
  */
 public final class SystemTopicNames {
     private static final String SYSTEM_TOPIC_PREFIX = "rmq_sys_";
@@ -24,6 +26,7 @@ public final class SystemTopicNames {
         Set<String> all = new TreeSet<>(FIXED);
         all.add(config.brokerClusterName());
         all.add(config.brokerName());
+        all.add(ReplyTopics.replyTopic(config.brokerClusterName()));
         this.names = Set.copyOf(all);
     }
 

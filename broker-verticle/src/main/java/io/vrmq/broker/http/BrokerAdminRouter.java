@@ -35,6 +35,7 @@ public final class BrokerAdminRouter {
         new TopicRoutes(broker, new TopicAdmin(broker, new SystemTopicNames(broker.config())), replies).mount(router);
         new GroupRoutes(broker, replies).mount(router);
         new MessageRoutes(broker, replies).mount(router);
+        new TraceRoutes(broker, replies).mount(router);
         Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(registry);
         router.get("/metrics").handler(context -> storeGauges.refresh().onComplete(refreshed -> {
             if (refreshed.failed()) {

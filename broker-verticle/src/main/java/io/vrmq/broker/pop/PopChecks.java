@@ -1,16 +1,14 @@
 package io.vrmq.broker.pop;
 
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.filter.FilterParseException;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.remoting.body.Permission;
-import io.vrmq.remoting.body.SubscriptionData;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.protocol.RemotingCommandException;
 import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.RemotingConnection;
 import io.vrmq.store.TagFilter;
-
-import java.util.Set;
 
 /**
  * The request checks POP's processors share, with RocketMQ 5.5.0's codes and remarks (the codes are what clients act
@@ -18,7 +16,6 @@ import java.util.Set;
  * Stateless; the broker's context.
  */
 final class PopChecks {
-    static final String SQL92 = "SQL92";
     private static final String APPLY_TOPIC_URL = "\nSee https://rocketmq.apache.org/docs/bestPractice/06FAQ for"
         + " further details.";
 
@@ -85,19 +82,20 @@ final class PopChecks {
     }
 
     /**
-     * The broker-side filter of an expression: tags as RocketMQ builds them. SQL92 is not evaluated yet (the
-     * broker has no SQL filter): such a pop gets every message, as a pull with an SQL subscription does here.
+     * The broker-side filter of a pop's expression, TAG or SQL92 (RocketMQ's POP filters by SQL92 whatever
+     * enablePropertyFilter says); no expression reads everything. It also filters the pop's retry topic: retried
+     * messages keep the original's tag and properties.
      */
-    static TagFilter filterOf(String topic, String expType, String exp) {
-        if (exp == null || exp.isEmpty() || SQL92.equalsIgnoreCase(expType)) {
+    TagFilter filterOf(String topic, String expType, String exp) {
+        if (exp == null || exp.isEmpty()) {
             return TagFilter.ALL;
         }
-        SubscriptionData subscription = SubscriptionData.ofTags(topic, exp, 0);
-        if (subscription.isAll()) {
-            return TagFilter.ALL;
+        try {
+            return broker.features().filters().storeFilter(topic, expType, exp);
+        } catch (FilterParseException e) {
+            throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_PARSE_FAILED,
+                "parse the consumer's subscription failed: " + e.getMessage());
         }
-        Set<Integer> codes = Set.copyOf(subscription.codeSet());
-        return tagsCode -> codes.contains((int) tagsCode);
     }
 
     /** An ack or change names an offset the queue holds (RocketMQ: NO_MESSAGE otherwise). In-memory bounds. */

@@ -58,7 +58,7 @@ public final class PopMessageProcessor {
         Future<PopResult> popped;
         try {
             TopicConfig topic = validate(connection, pop);
-            TagFilter filter = PopChecks.filterOf(pop.topic(), pop.expType(), pop.exp());
+            TagFilter filter = checks.filterOf(pop.topic(), pop.expType(), pop.exp());
             popped = pops.pop(pop, topic, filter);
         } catch (RemotingCommandException e) {
             reply.complete(RemotingCommand.failure(request, e.responseCode(), e.getMessage()));

@@ -32,7 +32,7 @@ public final class DeliveryRouting {
     private final TimerRouting timer;
 
     public DeliveryRouting(BrokerContext broker, TopicResolver topics) {
-        this(broker, topics, TimerRouting.systemClock());
+        this(broker, topics, TimerRouting.systemClock(broker.features().timerFlow()));
     }
 
     public DeliveryRouting(BrokerContext broker, TopicResolver topics, TimerRouting timer) {

@@ -8,6 +8,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.client.ConsumerGroupInfo;
+import io.vrmq.broker.filter.FilterParseException;
+import io.vrmq.broker.filter.SubscriptionFilters;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.broker.longpoll.HeldPull;
 import io.vrmq.broker.longpoll.PullHoldService;
@@ -27,11 +29,12 @@ import io.vrmq.store.TagFilter;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * PULL_MESSAGE (11) and LITE_PULL_MESSAGE (361): checks the group, topic and subscription, reads from the store on
- * a reader thread, and answers with the stored records as they are (the client decodes RocketMQ's record format).
+ * a reader thread with the subscription's filter (tag hashes, or an SQL92 selector on each record's properties, see
+ * {@link SubscriptionFilters}), and answers with the stored records as they are (the client decodes RocketMQ's
+ * record format).
  * A pull that finds nothing and may suspend is held by the {@link PullHoldService} until a message arrives in its
  * queue or its suspend timeout passes. On a slave, reads follow {@code slaveReadEnable} (see
  * {@link #suggestedBrokerId}); a slave never takes the offset a pull commits (its master's offsets are copied).
@@ -150,13 +153,41 @@ public final class PullMessageProcessor {
                 + "] is illegal, topic:[" + pull.topic() + "] topicConfig.readQueueNums:[" + topic.readQueueNums()
                 + "] consumer:[" + pull.consumerGroup() + "]");
         }
-        return tagFilter(subscriptionOf(pull));
+        return storeFilter(pull);
     }
 
-    private SubscriptionData subscriptionOf(PullRequest pull) {
+    /**
+     * The filter of the pull's subscription, as RocketMQ resolves it: the one the request carries (an expression that
+     * does not compile: SUBSCRIPTION_PARSE_FAILED), else the heartbeat's (one that does not compile:
+     * FILTER_DATA_NOT_EXIST); then SQL92 needs enablePropertyFilter.
+     */
+    private TagFilter storeFilter(PullRequest pull) {
+        SubscriptionFilters filters = broker.features().filters();
+        TagFilter filter;
+        String expressionType;
         if (pull.hasSubscription()) {
-            return SubscriptionData.ofTags(pull.topic(), pull.subscription(), pull.subVersion());
+            expressionType = pull.expressionType();
+            try {
+                filter = filters.storeFilter(pull.topic(), expressionType, pull.subscription());
+            } catch (FilterParseException e) {
+                throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_PARSE_FAILED,
+                    "parse the consumer's subscription failed: " + e.getMessage());
+            }
+        } else {
+            SubscriptionData subscription = heartbeatSubscription(pull);
+            expressionType = subscription.expressionType();
+            try {
+                filter = filters.storeFilter(subscription);
+            } catch (FilterParseException e) {
+                throw new RemotingCommandException(ResponseCode.FILTER_DATA_NOT_EXIST,
+                    "The broker's consumer filter data is not exist!Your expression may be wrong! " + e.getMessage());
+            }
         }
+        filters.requireSupported(expressionType);
+        return filter;
+    }
+
+    private SubscriptionData heartbeatSubscription(PullRequest pull) {
         ConsumerGroupInfo group = broker.clients().consumerGroup(pull.consumerGroup());
         if (group == null) {
             throw new RemotingCommandException(ResponseCode.SUBSCRIPTION_NOT_EXIST,
@@ -172,14 +203,6 @@ public final class PullMessageProcessor {
                 "the consumer's subscription not latest");
         }
         return subscription;
-    }
-
-    static TagFilter tagFilter(SubscriptionData subscription) {
-        if (subscription.isAll()) {
-            return TagFilter.ALL;
-        }
-        java.util.Set<Integer> codes = Set.copyOf(subscription.codeSet());
-        return tagsCode -> codes.contains((int) tagsCode);
     }
 
     /** RocketMQ's mapping of a read's status to the pull response code. */

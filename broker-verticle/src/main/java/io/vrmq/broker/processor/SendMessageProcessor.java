@@ -3,6 +3,8 @@ package io.vrmq.broker.processor;
 import io.vertx.core.Future;
 import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.timer.BatchTimerCheck;
+import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.broker.transaction.HalfMessages;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
@@ -55,6 +57,7 @@ public final class SendMessageProcessor {
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
         Map<String, String> properties = MessageProperties.parse(send.properties());
         properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
+        TraceStamp.stamp(properties);
         DeliveryRouting.Destination destination = routing.routeSend(topic.topicName(), queueId, properties,
             send.reconsumeTimes(), send.maxReconsumeTimes(), send.sysFlag());
         int sysFlag = destination.isHalfMessage() ? HalfMessages.storedSysFlag(send.sysFlag()) : send.sysFlag();
@@ -81,9 +84,11 @@ public final class SendMessageProcessor {
         List<MessageToStore> messages = new ArrayList<>();
         StringBuilder uniqKeys = new StringBuilder();
         long bodyBytes = 0;
+        BatchTimerCheck.requireNoDelay(MessageProperties.parse(send.properties()));
         for (BatchBodyDecoder.BatchMessage inner : BatchBodyDecoder.decode(request.body())) {
             bodyBytes += inner.body().length;
             Map<String, String> properties = MessageProperties.parse(inner.properties());
+            BatchTimerCheck.requireNoTimer(topic.topicName(), messages.size(), properties);
             properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
             String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
             if (uniqKey != null) {

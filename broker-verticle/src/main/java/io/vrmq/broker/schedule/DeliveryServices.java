@@ -40,7 +40,8 @@ public final class DeliveryServices {
         String root = broker.config().storePathRootDir();
         ScheduleMessageService schedule = ScheduleMessageService.create(vertx, broker.store(), broker.delayLevels(),
             broker.json(), root);
-        TimerMessageService timer = TimerMessageService.create(vertx, broker.store(), broker.json(), root);
+        TimerMessageService timer = TimerMessageService.create(vertx, broker.store(), broker.json(), root,
+            broker.features().timerFlow());
         broker.store().store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) -> {
             brokerListener.onDispatched(topic, queueId, maxOffset, tagsCode, storeTime);
             schedule.onDispatched(topic, queueId);

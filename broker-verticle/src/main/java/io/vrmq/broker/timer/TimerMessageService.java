@@ -30,7 +30,8 @@ import java.util.function.LongSupplier;
  * index is rebuilt from the ConsumeQueue alone (tagsCode is the slot; no record is read). A clean stop loses and
  * repeats nothing; a crash repeats what was delivered after the last write (at-least-once).
  * <p>
- * Memory: every held message costs about 16 bytes of heap until it is delivered (at most timerMaxDelaySec ahead).
+ * Memory: every held message costs about 16 bytes of heap until it is delivered (at most timerMaxDelaySec ahead);
+ * {@link TimerFlowControl} bounds how many are held per second and in all, refusing new timer sends beyond.
  * Runs on the context that calls {@link #start()}; {@link #onDispatched} may be called from any thread.
  */
 public final class TimerMessageService {
@@ -39,6 +40,11 @@ public final class TimerMessageService {
     private static final int MAX_SCAN_PER_TURN = 16 * 1024;
     /** Due messages read and stored per step. */
     private static final int DELIVER_BATCH = 32;
+    /**
+     * Deliveries per turn before the next turn (which scans new entries first): a second holding very many timers
+     * is delivered over several turns, so scanning, progress writes and a stop never wait for all of it.
+     */
+    private static final int MAX_DELIVER_PER_TURN = 16 * 1024;
     private static final long RETRY_AFTER_REFUSAL_MS = 1_000;
 
     private final Vertx vertx;
@@ -46,6 +52,7 @@ public final class TimerMessageService {
     private final TimerProgress.File progressFile;
     private final DueMessageWriter writer;
     private final LongSupplier clockMs;
+    private final TimerFlowControl flowControl;
     private final TimerIndex index = new TimerIndex();
     private Context context;
     private TimerProgress loaded = TimerProgress.FIRST_START;
@@ -59,7 +66,9 @@ public final class TimerMessageService {
     private volatile boolean isStarted;
     private volatile boolean isStopped;
 
-    TimerMessageService(Vertx vertx, StoreAccess store, TimerProgress.File progressFile, LongSupplier clockMs) {
+    TimerMessageService(Vertx vertx, StoreAccess store, TimerProgress.File progressFile, LongSupplier clockMs,
+                        TimerFlowControl flowControl) {
+        this.flowControl = flowControl;
         this.vertx = vertx;
         this.store = store;
         this.progressFile = progressFile;
@@ -68,15 +77,17 @@ public final class TimerMessageService {
     }
 
     /** The broker's service: progress in {@code <storeRoot>/config/timerProgress.json}, the system clock. */
-    public static TimerMessageService create(Vertx vertx, StoreAccess store, RemotingJson json, String storeRoot) {
+    public static TimerMessageService create(Vertx vertx, StoreAccess store, RemotingJson json, String storeRoot,
+                                             TimerFlowControl flowControl) {
         TimerProgress.File file = new TimerProgress.File(new JsonFile(vertx.fileSystem(),
             storeRoot + "/config/timerProgress.json"), json);
-        return new TimerMessageService(vertx, store, file, System::currentTimeMillis);
+        return new TimerMessageService(vertx, store, file, System::currentTimeMillis, flowControl);
     }
 
     /** Loads progress and starts the rebuild scan. Call on the context the service is to run on. */
     public Future<Void> start() {
         context = vertx.getOrCreateContext();
+        flowControl.reset();
         return progressFile.load().map(progress -> {
             loaded = progress;
             scanOffset = progress.lowOffset();
@@ -155,6 +166,7 @@ public final class TimerMessageService {
     private void apply(TimerQueueScan scanned) {
         for (int i = 0; i < scanned.count(); i++) {
             index.add(scanned.slots()[i], scanned.queueOffsets()[i], scanned.commitLogOffsets()[i]);
+            flowControl.added(scanned.slots()[i]);
         }
         GetMessageStatus status = scanned.status();
         if (status == GetMessageStatus.OFFSET_OVERFLOW_BADLY || status == GetMessageStatus.OFFSET_TOO_SMALL) {
@@ -176,17 +188,20 @@ public final class TimerMessageService {
         if (scanOffset < rebuildEndOffset) {
             return Future.succeededFuture(new TurnEnd(hasMoreToScan, false));
         }
-        return deliverDue(false).compose(delivered -> {
-            TurnEnd end = new TurnEnd(hasMoreToScan, delivered.isRefused());
+        return deliverDue(false, 0).compose(delivered -> {
+            TurnEnd end = new TurnEnd(hasMoreToScan || delivered.hasMoreDue(), delivered.isRefused());
             return delivered.hasDelivered() ? progressFile.write(snapshot()).map(end) : Future.succeededFuture(end);
         });
     }
 
     /** Delivers due slots in slot order, {@link #DELIVER_BATCH} messages per step, until none is due or a refusal. */
-    private Future<Delivered> deliverDue(boolean hasDelivered) {
+    private Future<Delivered> deliverDue(boolean hasDelivered, int deliveredThisTurn) {
         long now = clockMs.getAsLong();
         if (isStopped || index.isEmpty() || TimerRouting.dueMs(index.firstSlotMs()) > now) {
-            return Future.succeededFuture(new Delivered(hasDelivered, false));
+            return Future.succeededFuture(new Delivered(hasDelivered, false, false));
+        }
+        if (deliveredThisTurn >= MAX_DELIVER_PER_TURN) {
+            return Future.succeededFuture(new Delivered(hasDelivered, false, true));
         }
         long slot = index.firstSlotMs();
         long[][] taken = index.peekFirst(DELIVER_BATCH);
@@ -195,12 +210,13 @@ public final class TimerMessageService {
             .compose(handled -> {
                 if (handled > 0) {
                     index.removeFirst(handled);
+                    flowControl.removed(slot, handled);
                     maxDeliveredSlotMs = Math.max(maxDeliveredSlotMs, slot);
                 }
                 if (handled < taken[0].length) {
-                    return Future.succeededFuture(new Delivered(hasDelivered || handled > 0, !isStopped));
+                    return Future.succeededFuture(new Delivered(hasDelivered || handled > 0, !isStopped, false));
                 }
-                return deliverDue(true);
+                return deliverDue(true, deliveredThisTurn + handled);
             });
     }
 
@@ -267,7 +283,7 @@ public final class TimerMessageService {
     private record TurnEnd(boolean hasMoreToScan, boolean isRefused) {
     }
 
-    /** What a delivery run did. */
-    private record Delivered(boolean hasDelivered, boolean isRefused) {
+    /** What a delivery run did; {@code hasMoreDue}: it stopped at the turn's cap with due messages left. */
+    private record Delivered(boolean hasDelivered, boolean isRefused, boolean hasMoreDue) {
     }
 }

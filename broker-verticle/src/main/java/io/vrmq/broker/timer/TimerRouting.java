@@ -26,14 +26,17 @@ public final class TimerRouting {
 
     private final LongSupplier clockMs;
     private final long maxDelayMs;
+    private final TimerFlowControl flowControl;
 
-    public TimerRouting(LongSupplier clockMs, long maxDelaySec) {
+    public TimerRouting(LongSupplier clockMs, long maxDelaySec, TimerFlowControl flowControl) {
         this.clockMs = clockMs;
         this.maxDelayMs = maxDelaySec * 1_000;
+        this.flowControl = flowControl;
     }
 
-    public static TimerRouting systemClock() {
-        return new TimerRouting(System::currentTimeMillis, TIMER_MAX_DELAY_SEC);
+    /** The system clock and RocketMQ's maximum delay; new timer messages pass {@code flowControl}. */
+    public static TimerRouting systemClock(TimerFlowControl flowControl) {
+        return new TimerRouting(System::currentTimeMillis, TIMER_MAX_DELAY_SEC, flowControl);
     }
 
     /** Removes the TIMER_* request properties: a delay level wins over a deliver time, as in RocketMQ. */
@@ -60,7 +63,7 @@ public final class TimerRouting {
     /**
      * For a timer request: rewrites {@code properties} for the timer topic and returns true, or returns false when
      * the deliver time is already past (store to the real topic now). Throws MESSAGE_ILLEGAL for a value that does
-     * not parse or a deliver time beyond timerMaxDelaySec.
+     * not parse or a deliver time beyond timerMaxDelaySec, SYSTEM_ERROR when {@link TimerFlowControl} refuses it.
      */
     public boolean holdUntilDue(String topic, int queueId, Map<String, String> properties) {
         long now = clockMs.getAsLong();
@@ -73,6 +76,7 @@ public final class TimerRouting {
         }
         long slotMs = deliverMs % TIMER_PRECISION_MS == 0 ? deliverMs - TIMER_PRECISION_MS
             : deliverMs / TIMER_PRECISION_MS * TIMER_PRECISION_MS;
+        flowControl.requireAdmitted(slotMs);
         properties.put(MessageConst.TIMER_OUT_MS, Long.toString(slotMs));
         properties.put(MessageConst.REAL_TOPIC, topic);
         properties.put(MessageConst.REAL_QUEUE_ID, Integer.toString(queueId));

@@ -2,6 +2,7 @@ package io.vrmq.broker.timer;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vrmq.broker.schedule.HeldMessageBroker;
@@ -171,5 +172,35 @@ class TimerMessageIT {
                 Long.toString(deliverMs)), body));
         }
         return chain.mapEmpty();
+    }
+
+    /**
+     * Flow control: with timerCongestNumEachSlot 2, timer sends for one second are refused with SYSTEM_ERROR once the
+     * timer holds twice that for it, while a timer for another second is still taken.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void timerSendsForACongestedSecondAreRefusedWhileOtherSecondsAreTaken(Vertx vertx, VertxTestContext test,
+                                                                          @TempDir Path dir) {
+        long congestedSecond = (System.currentTimeMillis() / 1_000 + 600) * 1_000 + 500;
+        Map<String, String> congested = Map.of(MessageConst.TIMER_DELIVER_MS, Long.toString(congestedSecond));
+        Map<String, String> other = Map.of(MessageConst.TIMER_DELIVER_MS, Long.toString(congestedSecond + 5_000));
+        HeldMessageBroker.start(vertx, dir, new JsonObject().put("timerCongestNumEachSlot", 2))
+            .compose(broker -> broker.poll(() -> broker.send(TOPIC, 0, congested, "busy"),
+                    response -> response.code() != ResponseCode.SUCCESS, WAIT_MS)
+                .compose(refused -> {
+                    test.verify(() -> {
+                        assertEquals(ResponseCode.SYSTEM_ERROR, refused.code(), refused.remark());
+                        assertTrue(refused.remark().contains("timer message is under flow control"),
+                            refused.remark());
+                    });
+                    return broker.send(TOPIC, 0, other, "another second");
+                })
+                .map(taken -> {
+                    test.verify(() -> assertEquals(ResponseCode.SUCCESS, taken.code(), taken.remark()));
+                    return broker;
+                })
+                .compose(HeldMessageBroker::stop))
+            .onComplete(test.succeedingThenComplete());
     }
 }

@@ -42,6 +42,7 @@ public final class ClientRuntime {
     private final List<Long> timers = new ArrayList<>();
     private volatile Consumer<String> consumerIdsChanged = group -> { };
     private volatile RequestProcessor consumerAdmin = ClientRuntime::noConsumerHere;
+    private volatile RequestProcessor replies = ClientRuntime::noRequestWaiting;
 
     public ClientRuntime(Vertx vertx, ClientOptions<?> options) {
         options.validate();
@@ -54,6 +55,8 @@ public final class ClientRuntime {
                 context.runOnContext(ignored -> consumerIdsChanged.accept(group));
                 return Future.succeededFuture();
             })
+            .register(RequestCode.PUSH_REPLY_MESSAGE_TO_CLIENT,
+                (connection, request) -> onContext(() -> replies.process(connection, request)))
             .register((connection, request) -> onContext(() -> consumerAdmin.process(connection, request)),
                 RequestCode.RESET_CONSUMER_CLIENT_OFFSET, RequestCode.GET_CONSUMER_RUNNING_INFO,
                 RequestCode.CONSUME_MESSAGE_DIRECTLY)
@@ -107,6 +110,11 @@ public final class ClientRuntime {
         this.consumerAdmin = processor;
     }
 
+    /** The producer's answer to PUSH_REPLY_MESSAGE_TO_CLIENT (326), a reply to one of its requests; on the context. */
+    public void onReplyMessage(RequestProcessor processor) {
+        this.replies = processor;
+    }
+
     /** Runs {@code work} on the client's context and hands its outcome back to the caller. */
     public <T> Future<T> onContext(Supplier<Future<T>> work) {
         if (Vertx.currentContext() == context) {
@@ -134,6 +142,11 @@ public final class ClientRuntime {
         timers.forEach(vertx::cancelTimer);
         timers.clear();
         return remoting.close();
+    }
+
+    /** Like the official client: a reply nobody waits for is logged there and answered SUCCESS. */
+    private static Future<RemotingCommand> noRequestWaiting(RemotingConnection connection, RemotingCommand request) {
+        return Future.succeededFuture(RemotingCommand.success(request, null));
     }
 
     private static Future<RemotingCommand> noConsumerHere(RemotingConnection connection, RemotingCommand request) {

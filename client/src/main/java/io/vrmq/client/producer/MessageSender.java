@@ -132,7 +132,9 @@ public final class MessageSender {
     }
 
     private RemotingCommand request(PreparedSend send, MessageQueue queue) {
-        int code = send.isBatch() ? RequestCode.SEND_BATCH_MESSAGE : RequestCode.SEND_MESSAGE_V2;
+        int code = send.isBatch() ? RequestCode.SEND_BATCH_MESSAGE
+            : RequestReply.REPLY_MESSAGE_FLAG.equals(send.properties().get(RequestReply.MSG_TYPE))
+            ? RequestCode.SEND_REPLY_MESSAGE_V2 : RequestCode.SEND_MESSAGE_V2;
         return RemotingCommand.request(code, SendRequestHeader.of(options.getProducerGroup(), send, queue,
             options.getDefaultTopicQueueNums(), System.currentTimeMillis()), send.body());
     }

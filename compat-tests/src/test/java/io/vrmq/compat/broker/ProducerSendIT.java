@@ -5,6 +5,7 @@ import static io.vrmq.compat.broker.support.TestMessages.series;
 import static io.vrmq.compat.broker.support.TestMessages.uniqueName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
@@ -21,11 +22,15 @@ import io.vrmq.compat.broker.support.TestBed;
 import io.vrmq.compat.broker.support.TopicReader;
 import io.vrmq.compat.broker.support.VrmqBrokers;
 import io.vrmq.compat.support.CompatResources;
+import org.apache.rocketmq.client.exception.MQBrokerException;
+import org.apache.rocketmq.client.exception.MQClientException;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
+import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageAccessor;
 import org.apache.rocketmq.common.message.MessageExt;
 import org.apache.rocketmq.common.message.MessageQueue;
 import org.junit.jupiter.api.BeforeAll;
@@ -145,5 +150,27 @@ class ProducerSendIT {
         assertEquals(result.getQueueOffset(), first, "the result's queue offset is the batch's first");
         assertNotNull(stored.get(0).getMsgId());
         assertTrue(stored.stream().allMatch(message -> message.getQueueId() == 1), "all in queue 1: " + stored);
+    }
+
+    /**
+     * The 5.5.0 client refuses TIMER_* messages in a batch itself; a batch whose message asks for a time the client
+     * does not check (the older __STARTDELIVERTIME) is refused by our broker with MESSAGE_ILLEGAL rather than stored
+     * at once with its time dropped.
+     */
+    @Test
+    void aBatchWithATimerMessageIsRefusedAsMessageIllegal() throws Exception {
+        String topic = uniqueName("SendBatchTimer");
+        MessageQueue queue = new MessageQueue(topic, bed.broker().brokerName(), 0);
+        List<Message> timed = series(topic, "timer", "TagD", 3);
+        timed.get(1).setDeliverTimeMs(System.currentTimeMillis() + 60_000);
+        assertThrows(MQClientException.class, () -> producer.send(timed, queue), "the client's own check");
+
+        List<Message> batch = series(topic, "timer", "TagD", 3);
+        MessageAccessor.putProperty(batch.get(1), "__STARTDELIVERTIME",
+            Long.toString(System.currentTimeMillis() + 60_000));
+        MQBrokerException refused = assertThrows(MQBrokerException.class, () -> producer.send(batch, queue));
+
+        assertEquals(ResponseCode.MESSAGE_ILLEGAL, refused.getResponseCode(), refused.toString());
+        assertTrue(refused.getErrorMessage().contains("message 1 of the batch"), refused.toString());
     }
 }

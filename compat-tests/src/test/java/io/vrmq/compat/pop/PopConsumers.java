@@ -15,16 +15,16 @@ import org.apache.rocketmq.client.impl.factory.MQClientInstance;
  * POP} for the group and topic, and the consumer with clientRebalance off, so it asks the broker for its queues
  * (QUERY_ASSIGNMENT) and the broker answers them in POP mode. Stateless; test thread.
  */
-final class PopConsumers {
+public final class PopConsumers {
     /** The client's smallest popInvisibleTime (DefaultMQPushConsumerImpl.MIN_POP_INVISIBLE_TIME). */
-    static final long MIN_INVISIBLE_TIME_MS = 5_000;
+    public static final long MIN_INVISIBLE_TIME_MS = 5_000;
     private static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(30);
 
     private PopConsumers() {
     }
 
     /** {@code mqadmin setConsumeMode -c <cluster> -t <topic> -g <group> -m POP}, which must report success. */
-    static void setPopMode(String namesrvAddr, String cluster, String topic, String group) {
+    public static void setPopMode(String namesrvAddr, String cluster, String topic, String group) {
         MqAdmin.Output output = MqAdmin.run(namesrvAddr, "setConsumeMode", "-c", cluster, "-t", topic, "-g", group,
             "-m", "POP");
         if (!output.stdout().contains("set consume mode to") || !output.stdout().contains("success")) {
@@ -33,7 +33,7 @@ final class PopConsumers {
     }
 
     /** Configures a not yet started consumer for POP: broker-side balancing, the given invisible time and batch. */
-    static void configure(DefaultMQPushConsumer consumer, long invisibleTimeMs, int batchNums) {
+    public static void configure(DefaultMQPushConsumer consumer, long invisibleTimeMs, int batchNums) {
         consumer.setClientRebalance(false);
         consumer.setPopInvisibleTime(invisibleTimeMs);
         consumer.setPopBatchNums(batchNums);
@@ -41,7 +41,7 @@ final class PopConsumers {
     }
 
     /** Waits until the started consumer pops {@code topic} (its rebalance got a POP assignment from the broker). */
-    static void awaitPopAssignment(DefaultMQPushConsumer consumer, String topic) {
+    public static void awaitPopAssignment(DefaultMQPushConsumer consumer, String topic) {
         MQClientInstance client = consumer.getDefaultMQPushConsumerImpl().getmQClientFactory();
         Await.until(consumer.getInstanceName() + " popping " + topic, ASSIGNMENT_TIMEOUT, () -> {
             client.rebalanceImmediately();
