@@ -97,7 +97,12 @@ public final class LiveSettings {
         values.put("brokerChannelExpiredTime", brokerChannelExpiredTimeMs);
         values.put("orderMessageEnable", orderMessageEnable);
         values.put("supportActingMaster", supportActingMaster);
+        values.keySet().removeIf(LiveSettings::isSecret);   // key passwords never leave the process
         return values;
+    }
+
+    private static boolean isSecret(String key) {
+        return key.toLowerCase(java.util.Locale.ROOT).contains("password");
     }
 
     private static long positiveLong(Properties changes, String key, long current) {

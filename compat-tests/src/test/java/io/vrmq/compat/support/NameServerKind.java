@@ -83,10 +83,11 @@ public enum NameServerKind {
               "adminHost": "127.0.0.1",
               "kvConfigPath": "%s",
               "scanNotActiveBrokerInterval": %d,
-              "brokerChannelExpiredTime": %d
+              "brokerChannelExpiredTime": %d,
+              "tls.server.mode": "%s"
             }
             """, listenPort, jsonString(settings.kvConfigPath()), settings.scanNotActiveBrokerIntervalMs(),
-            settings.brokerChannelExpiredTimeMs()));
+            settings.brokerChannelExpiredTimeMs(), settings.tlsServerMode()));
         return ChildJvm.start("vrmq-namesrv", dir, List.of(
             "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()),
             Map.of());
