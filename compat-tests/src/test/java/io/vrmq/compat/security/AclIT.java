@@ -216,7 +216,9 @@ class AclIT {
         MqAdmin.Output user = MqAdmin.run(root, namesrv, "getUser", "-b", brokerAddr, "-u", "heidi")
             .assertSucceeded();
         assertEquals(List.of("heidi", "pw1", "Normal", "enable"), MqAdmin.Output.columns(user.lineWith("heidi")));
-        MqAdmin.run(root, namesrv, "updateUser", "-b", brokerAddr, "-u", "heidi", "-p", "pw2", "-s", "disable")
+        // -p, -t and -s are one option group of the tool: one change per command.
+        MqAdmin.run(root, namesrv, "updateUser", "-b", brokerAddr, "-u", "heidi", "-p", "pw2").assertSucceeded();
+        MqAdmin.run(root, namesrv, "updateUser", "-b", brokerAddr, "-u", "heidi", "-s", "disable")
             .assertSucceeded();
         assertEquals(List.of("heidi", "pw2", "Normal", "disable"), MqAdmin.Output.columns(MqAdmin.run(root,
             namesrv, "listUser", "-b", brokerAddr, "-f", "eid").assertSucceeded().lineWith("heidi")));
