@@ -8,7 +8,6 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
-import io.vertx.core.net.SelfSignedCertificate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,9 +26,9 @@ import java.util.concurrent.atomic.AtomicReference;
  * the channel's first read, so a handler put first in the channel's pipeline there sees every byte, and above it the
  * remoting connection sees plain frames either way.
  *
- * <p>In test mode (Apache's default) the self-signed certificate is made when the first TLS client arrives, on a
- * worker: a server that never sees one pays nothing for it (making it costs about a second of CPU). With real
- * certificate files the context is built at start, so a bad file stops the start.
+ * <p>In test mode (Apache's default) the self-signed certificate ({@link SelfSignedCertificates}) is made when the
+ * first TLS client arrives, on a worker: a server that never sees one pays nothing for it. With real certificate
+ * files the context is built at start, so a bad file stops the start.
  *
  * <p>Thread-safe: the SslContext is built once and shared by every connection and event loop.
  */
@@ -86,9 +85,9 @@ public final class ServerTls {
     private SslContext build() throws Exception {
         SslContextBuilder builder;
         if (settings.isTestMode()) {
-            SelfSignedCertificate certificate = SelfSignedCertificate.create();
-            builder = SslContextBuilder.forServer(new File(certificate.certificatePath()),
-                new File(certificate.privateKeyPath())).clientAuth(ClientAuth.OPTIONAL);
+            SelfSignedCertificates.Issued issued = SelfSignedCertificates.create("localhost");
+            builder = SslContextBuilder.forServer(issued.keys().getPrivate(), issued.certificate())
+                .clientAuth(ClientAuth.OPTIONAL);
         } else {
             builder = SslContextBuilder.forServer(new File(settings.serverCertPath()),
                 new File(settings.serverKeyPath()), blankToNull(settings.serverKeyPassword()));
