@@ -103,7 +103,7 @@ public final class AuthService {
 
     /**
      * A slave's round: the master's users (AUTH_LIST_USER, with passwords) and ACLs (AUTH_LIST_ACL) replace ours.
-     * A master that does not know these codes (Apache before 5.3) has nothing to copy.
+     * A master that does not give them (Apache before 5.3, or without an auth metadata provider) leaves ours alone.
      */
     public Future<Void> copyFrom(RemotingClient client, String masterAddr) {
         Future<List<UserInfo>> users = list(client, masterAddr, RequestCode.AUTH_LIST_USER,
@@ -137,16 +137,17 @@ public final class AuthService {
         }
     }
 
-    /** The list, empty when the body is empty, null when the master does not support the code. */
+    /**
+     * The list, empty when the body is empty; null when the master has none to give (it does not know the code, or,
+     * like an Apache broker without an auth metadata provider, answers an error): then ours stay as they are.
+     */
     private <T> Future<List<T>> list(RemotingClient client, String masterAddr, int code,
                                      TypeReference<List<T>> type) {
         return client.invoke(masterAddr, RemotingCommand.request(code), SYNC_TIMEOUT_MS).map(response -> {
-            if (response.code() == ResponseCode.REQUEST_CODE_NOT_SUPPORTED) {
-                return null;
-            }
             if (response.code() != ResponseCode.SUCCESS) {
-                throw new IllegalStateException("request " + code + " answered " + response.code() + " "
-                    + response.remark());
+                log.debug("master {} gave no users or ACLs (request {}: {} {})", masterAddr, code, response.code(),
+                    response.remark());
+                return null;
             }
             if (!response.hasBody()) {
                 return List.of();
