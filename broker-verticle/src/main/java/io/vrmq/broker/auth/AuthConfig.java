@@ -17,11 +17,20 @@ import java.util.Set;
  * @param innerClientUser           the broker's own credentials (innerClientAuthenticationCredentials): created as
  *                                  a Super user when absent, and used to sign the broker's outgoing requests; or null
  * @param clusterName               the resource {@code Cluster:<name>} of cluster-wide admin requests
+ * @param migrateAuthFromV1Enabled  at start-up, create the accounts of ACL 1.0's files under {@code rocketmqHome}
+ *                                  that do not exist yet
+ * @param rocketmqHome              where {@code conf/plain_acl.yml} and {@code conf/acl/} are (Apache's
+ *                                  rocketmqHome: blank means {@code -Drocketmq.home.dir}, else {@code $ROCKETMQ_HOME})
  */
 public record AuthConfig(boolean authenticationEnabled, boolean authorizationEnabled,
                          Set<Integer> authenticationWhitelist, Set<Integer> authorizationWhitelist, User initUser,
-                         User innerClientUser, String clusterName) {
+                         User innerClientUser, String clusterName, boolean migrateAuthFromV1Enabled,
+                         String rocketmqHome) {
     public AuthConfig {
+        if (migrateAuthFromV1Enabled && (rocketmqHome == null || rocketmqHome.isBlank())) {
+            throw new IllegalArgumentException("migrateAuthFromV1Enabled needs rocketmqHome (or $ROCKETMQ_HOME): "
+                + "where conf/plain_acl.yml is");
+        }
         authenticationWhitelist = Set.copyOf(authenticationWhitelist);
         authorizationWhitelist = Set.copyOf(authorizationWhitelist);
     }
@@ -32,7 +41,17 @@ public record AuthConfig(boolean authenticationEnabled, boolean authorizationEna
             codes("authenticationWhitelist", json.getString("authenticationWhitelist", "")),
             codes("authorizationWhitelist", json.getString("authorizationWhitelist", "")),
             initUser(json.getString("initAuthenticationUser", "")),
-            innerClientUser(json.getString("innerClientAuthenticationCredentials", "")), clusterName);
+            innerClientUser(json.getString("innerClientAuthenticationCredentials", "")), clusterName,
+            json.getBoolean("migrateAuthFromV1Enabled", false), rocketmqHome(json.getString("rocketmqHome", "")));
+    }
+
+    /** Apache's MixAll.ROCKETMQ_HOME_DIR when the key is blank: the launchers of both set one of the two. */
+    private static String rocketmqHome(String configured) {
+        if (configured != null && !configured.isBlank()) {
+            return configured;
+        }
+        String fromProperty = System.getProperty("rocketmq.home.dir");
+        return fromProperty != null ? fromProperty : System.getenv("ROCKETMQ_HOME");
     }
 
     /** Whether any check runs; when not, no guard is installed and requests pay nothing. */

@@ -10,6 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -69,11 +70,30 @@ class AclIT {
     private static DefaultMQAdminExt admin;
     private static String brokerAddr;
 
+    /** An ACL 1.0 account the broker migrates at start (migrateAuthFromV1Enabled). */
+    private static final String PLAIN_ACL_YML = """
+        globalWhiteRemoteAddresses:
+          - 10.10.103.*
+        accounts:
+          - accessKey: v1user
+            secretKey: v1-secret
+            whiteRemoteAddress:
+            admin: false
+            defaultTopicPerm: PUB|SUB
+            defaultGroupPerm: SUB
+            topicPerms:
+              - AclV1Denied=DENY
+        """;
+
     @BeforeAll
     static void startAnAclBrokerAndASuperAdmin() throws Exception {
+        Path home = dir.resolve("rocketmq-home");
+        Files.createDirectories(home.resolve("conf"));
+        Files.writeString(home.resolve("conf").resolve("plain_acl.yml"), PLAIN_ACL_YML);
         bed = TestBed.start(resources, brokers, dir, "broker-acl", UnaryOperator.identity(), Map.of(
             "authenticationEnabled", true, "authorizationEnabled", true,
-            "initAuthenticationUser", "{\"username\":\"" + SUPER_USER + "\",\"password\":\"" + SUPER_SECRET + "\"}"));
+            "initAuthenticationUser", "{\"username\":\"" + SUPER_USER + "\",\"password\":\"" + SUPER_SECRET + "\"}",
+            "migrateAuthFromV1Enabled", true, "rocketmqHome", home.toString()));
         clients = new AclClients(resources, bed.namesrvAddr());
         admin = clients.admin(hook(SUPER_USER, SUPER_SECRET));
         brokerAddr = bed.broker().address();
@@ -242,6 +262,24 @@ class AclIT {
         assertNull(admin.getUser(brokerAddr, "heidi"));
         List<?> aclsLeft = admin.listAcl(brokerAddr, "heidi", null);
         assertTrue(aclsLeft == null || aclsLeft.isEmpty(), String.valueOf(aclsLeft));
+    }
+
+    @Test
+    void aMigratedAclV1AccountSendsAndConsumesAndItsNamedDenyBeatsTheDefault() throws Exception {
+        String fresh = createTopic("AclV1Fresh");
+        String denied = "AclV1Denied";
+        admin.createAndUpdateTopicConfig(brokerAddr, new TopicConfig(denied, QUEUE_COUNT, QUEUE_COUNT, 6));
+        RPCHook v1 = hook("v1user", "v1-secret");
+        List<Message> sent = messages(fresh, MESSAGE_COUNT);
+        DefaultMQProducer producer = clients.producer(uniqueName("acl_v1_producer"), v1);
+        sendAll(producer, sent);
+        assertEquals(sent.size(), clients.reader(uniqueName("acl_v1_group"), v1).readAll(fresh, sent.size(),
+            READ_TIMEOUT).size());
+
+        Await.until("a route for " + denied, Duration.ofSeconds(20),
+            () -> !admin.examineTopicRouteInfo(denied).getQueueDatas().isEmpty());
+        assertSendRefused(producer, denied, "User:v1user has no permission to access Topic:" + denied
+            + " from 127.0.0.1, the decision is deny.");
     }
 
     @Test

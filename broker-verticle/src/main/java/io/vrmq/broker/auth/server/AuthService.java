@@ -6,9 +6,11 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.broker.auth.Acl;
 import io.vrmq.broker.auth.AuthConfig;
+import io.vrmq.broker.auth.AuthException;
 import io.vrmq.broker.auth.AuthMetadata;
 import io.vrmq.broker.auth.Authenticator;
 import io.vrmq.broker.auth.Authorizer;
+import io.vrmq.broker.auth.PlainAclAccount;
 import io.vrmq.broker.auth.RequestResources;
 import io.vrmq.broker.auth.User;
 import io.vrmq.broker.auth.server.AuthBodies.AclInfo;
@@ -25,6 +27,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.UnaryOperator;
@@ -43,11 +46,13 @@ public final class AuthService {
     private final AuthStore store;
     private final AuthAdmin admin;
     private final RemotingJson json;
+    private final Vertx vertx;
 
     public AuthService(Vertx vertx, JsonObject rawConfig, String storePathRootDir, String clusterName,
                        RemotingJson json) {
         this.config = AuthConfig.from(rawConfig, clusterName);
         this.json = json;
+        this.vertx = vertx;
         this.store = new AuthStore(new AuthMetadata(), new JsonFile(vertx.fileSystem(),
             storePathRootDir + "/config/users.json"), new JsonFile(vertx.fileSystem(),
             storePathRootDir + "/config/acls.json"), json);
@@ -62,10 +67,13 @@ public final class AuthService {
         return admin;
     }
 
-    /** Loads the users and ACLs, then creates initAuthenticationUser and the inner client's user if absent. */
+    /**
+     * Loads the users and ACLs, creates initAuthenticationUser and the inner client's user if absent, then (with
+     * migrateAuthFromV1Enabled) the ACL 1.0 accounts that do not exist yet.
+     */
     public Future<Void> load() {
-        return store.load().compose(loaded -> {
-            boolean isCreated = false;
+        return store.load().compose(loaded -> migrateFromV1()).compose(migrated -> {
+            boolean isCreated = migrated;
             for (User initial : new User[] {config.initUser(), config.innerClientUser()}) {
                 if (initial != null && store.metadata().createUserIfAbsent(initial)) {
                     log.info("created the initial Super user {}", initial.username());
@@ -78,6 +86,39 @@ public final class AuthService {
             }
             return isCreated ? store.persist() : Future.succeededFuture();
         });
+    }
+
+    /** Apache's AuthMigrator: each ACL 1.0 account that is not a user yet becomes one, with its ACL. */
+    private Future<Boolean> migrateFromV1() {
+        if (!config.migrateAuthFromV1Enabled()) {
+            return Future.succeededFuture(false);
+        }
+        return vertx.executeBlocking(() -> PlainAclFiles.read(Path.of(config.rocketmqHome()))).map(accounts -> {
+            boolean isCreated = false;
+            for (PlainAclAccount account : accounts) {
+                isCreated |= migrate(account);
+            }
+            return isCreated;
+        });
+    }
+
+    private boolean migrate(PlainAclAccount account) {
+        AuthMetadata metadata = store.metadata();
+        if (metadata.user(account.accessKey()) != null) {
+            return false;
+        }
+        try {
+            metadata.createUser(account.user());
+            Acl acl = account.acl();
+            if (acl != null) {
+                metadata.mergeAcl(acl);
+            }
+            log.info("[ACL MIGRATE] ACL 1.0 account {} migrated ({})", account.accessKey(),
+                account.admin() ? "Super" : "Normal");
+        } catch (AuthException e) {
+            log.error("[ACL MIGRATE] ACL 1.0 account {} not migrated: {}", account.accessKey(), e.getMessage());
+        }
+        return true;
     }
 
     /** {@code table} with the admin codes added and, when a check is on, the guard in front of every request. */
