@@ -8,6 +8,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.namesrv.admin.NameServerAdminRouter;
+import io.vrmq.namesrv.auth.NamesrvAuthConfig;
+import io.vrmq.namesrv.auth.NamesrvWriteGuard;
 import io.vrmq.namesrv.kv.KvConfigStore;
 import io.vrmq.namesrv.metrics.NameServerMetrics;
 import io.vrmq.namesrv.processor.BrokerRegistrationProcessor;
@@ -39,6 +41,7 @@ public final class NameServerVerticle extends VerticleBase {
 
     private final NameServerConfig config;
     private final TlsSettings tls;
+    private final NamesrvAuthConfig auth;
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
     private LiveSettings settings;
@@ -53,6 +56,7 @@ public final class NameServerVerticle extends VerticleBase {
         this.rawConfig = rawConfig;
         this.config = NameServerConfig.from(rawConfig);
         this.tls = TlsSettings.from(rawConfig);
+        this.auth = NamesrvAuthConfig.from(rawConfig);
         this.registry = registry;
     }
 
@@ -95,6 +99,10 @@ public final class NameServerVerticle extends VerticleBase {
         new TopicAdminProcessor(routes, json).registerInto(table);
         new KvConfigProcessor(kvConfig, json).registerInto(table);
         new NamesrvConfigProcessor(settings).registerInto(table);
+        if (auth.authenticationEnabled()) {
+            table.guard(new NamesrvWriteGuard(auth));
+            log.info("NameServer authentication on: writes must be signed by {}", auth.secretsByUser().keySet());
+        }
         return table.build();
     }
 
