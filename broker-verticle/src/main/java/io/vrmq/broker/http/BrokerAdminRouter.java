@@ -36,7 +36,7 @@ public final class BrokerAdminRouter {
                                 StoreGauges storeGauges, long bootTimestampMs, AuthAdmin auth) {
         HttpReplies replies = new HttpReplies(broker.json());
         Router router = Router.router(vertx);
-        router.route().handler(new BearerTokenGuard(broker.config().adminToken()));
+        router.route().handler(new BearerTokenGuard(broker.config().adminToken(), auth));
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         new BrokerRoutes(broker, replies, bootTimestampMs).mount(router);
         new TopicRoutes(broker, new TopicAdmin(broker, new SystemTopicNames(broker.config())), replies).mount(router);

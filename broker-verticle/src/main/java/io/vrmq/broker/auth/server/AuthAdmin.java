@@ -28,10 +28,17 @@ public final class AuthAdmin {
 
     private final AuthStore store;
     private final AuthMetadata metadata;
+    private final boolean isAuthenticationEnabled;
 
-    public AuthAdmin(AuthStore store) {
+    /** @param isAuthenticationEnabled whether the broker authenticates (the admin HTTP API then asks for a user) */
+    public AuthAdmin(AuthStore store, boolean isAuthenticationEnabled) {
         this.store = store;
         this.metadata = store.metadata();
+        this.isAuthenticationEnabled = isAuthenticationEnabled;
+    }
+
+    public boolean isAuthenticationEnabled() {
+        return isAuthenticationEnabled;
     }
 
     public AuthMetadata metadata() {

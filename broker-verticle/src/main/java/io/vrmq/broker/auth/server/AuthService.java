@@ -56,7 +56,7 @@ public final class AuthService {
         this.store = new AuthStore(new AuthMetadata(), new JsonFile(vertx.fileSystem(),
             storePathRootDir + "/config/users.json"), new JsonFile(vertx.fileSystem(),
             storePathRootDir + "/config/acls.json"), json);
-        this.admin = new AuthAdmin(store);
+        this.admin = new AuthAdmin(store, config.authenticationEnabled());
     }
 
     public AuthConfig config() {
