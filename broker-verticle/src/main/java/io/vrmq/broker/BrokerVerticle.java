@@ -7,6 +7,8 @@ import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetServerOptions;
+import io.vrmq.broker.auth.AuthConfig;
+import io.vrmq.broker.auth.server.AuthService;
 import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.feature.MessageFeatures;
 import io.vrmq.broker.group.SubscriptionGroupTable;
@@ -42,6 +44,9 @@ import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
 import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.remoting.tls.ClientTls;
+import io.vrmq.remoting.tls.ServerTls;
+import io.vrmq.remoting.tls.TlsSettings;
 import io.vrmq.store.DispatchListener;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.StoreConfig;
@@ -99,6 +104,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private volatile PopServices pop;
     private RequestModeTable requestModes;
     private DispatchListener dispatchListener;
+    private AuthService auth;
+    private final TlsSettings tls;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -110,6 +117,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         this.registry = registry;
         this.rawConfig = rawConfig;
         this.config = BrokerConfig.from(rawConfig);
+        AuthConfig.from(rawConfig, config.brokerClusterName());   // a bad ACL setting stops the start here
+        this.tls = TlsSettings.from(rawConfig);
         this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
         this.fastPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort() - 2;
         this.haPort = config.ha().haListenPort() != 0 ? config.ha().haListenPort()
@@ -148,8 +157,10 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 popServices.onDispatched(topic);
             }
         };
+        auth = new AuthService(vertx, rawConfig, root, config.brokerClusterName(), json);
         return steps.run("loading topics, groups and offsets", () -> Future.all(topics.load(), groups.load(),
                 offsets.load(), requestModes.load()))
+            .compose(loaded -> steps.run("loading users and ACLs", auth::load))
             .compose(loaded -> steps.run("opening the store (recovery)", () -> vertx.executeBlocking(
                 () -> openStore(storeConfig, delayLevels, isControllerMode))))
             .compose(opened -> {
@@ -191,15 +202,15 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         if (isControllerMode) {
             controllerMode.wire(context, masterServices, registrar, new SlaveSynchronizer(context,
                 namesrvClient, DelayOffsetFile.under(vertx, json, root), registrar::registerAll)
-                .withRequestModes(requestModes));
+                .withRequestModes(requestModes).withAuth(auth));
         }
         SystemTopics.ensure(topics, config, delayLevels.maxLevel());
         context.features().ensureTopics(topics, config.brokerClusterName());
         // A classic master serves POP from its first request: its in-flight state is rebuilt first.
         Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
-        return popReady.compose(ready -> listen(BrokerProcessors.build(context, holds, this::delayOffsets,
-            isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(context,
-                null, null), pop)));
+        return popReady.compose(ready -> listen(auth.install(BrokerProcessors.build(context, holds,
+            this::delayOffsets, isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(
+                context, null, null), pop))));
     }
 
     private void startServices(ConsumerOffsetTable offsets, ClientRegistry clients, RemotingJson json, String root,
@@ -211,7 +222,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         } else if (context.replication() instanceof SlaveReplication slave) {
             // A slave delivers no held messages: its master does, and the results arrive by replication.
             slave.start(new SlaveSynchronizer(context, namesrvClient, DelayOffsetFile.under(vertx, json, root),
-                registrar::registerAll).withRequestModes(requestModes));
+                registrar::registerAll).withRequestModes(requestModes).withAuth(auth));
             // Started before its master, a slave would otherwise learn of it a whole registration period later.
             timers.add(vertx.setPeriodic(SLAVE_FIND_MASTER_INTERVAL_MS, id -> {
                 if (slave.masterAddr() == null) {
@@ -279,26 +290,29 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private Future<Void> listen(ProcessorTable processors) {
-        AtomicInteger connections = new AtomicInteger();
-        NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
-        RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-            connections, processors, context.metrics());
-        RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-            connections, processors, context.metrics());
-        servers.add(main);
-        servers.add(fast);
-        return Future.all(main.listen(config.bindAddress(), listenPort), fast.listen(config.bindAddress(), fastPort))
-            .mapEmpty();
+        return ServerTls.create(vertx, tls, "broker").compose(serverTls -> {
+            AtomicInteger connections = new AtomicInteger();
+            NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
+            RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+                connections, processors, context.metrics(), serverTls);
+            RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+                connections, processors, context.metrics(), serverTls);
+            servers.add(main);
+            servers.add(fast);
+            return Future.all(main.listen(config.bindAddress(), listenPort),
+                fast.listen(config.bindAddress(), fastPort)).mapEmpty();
+        });
     }
 
     private Future<Integer> startAdmin() {
-        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis());
+        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin());
         return adminServer.start();
     }
 
     private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
-        namesrvClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000)
-            .setTcpNoDelay(true), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
+        namesrvClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions().setConnectTimeout(3_000)
+            .setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
+            auth.outgoingSigner());
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
             context.role());
         registrar.onMasterNamed(context.replication()::masterLearned);

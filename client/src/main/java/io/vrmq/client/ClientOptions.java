@@ -36,6 +36,9 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
     private long requestTimeoutMs = DEFAULT_REQUEST_TIMEOUT_MS;
     private int maxBodyBytes = DEFAULT_MAX_BODY_BYTES;
     private int maxFrameBytes = RemotingLimits.DEFAULT_MAX_FRAME_BYTES;
+    private boolean useTLS;
+    private String accessKey;
+    private String secretKey;
 
     protected abstract T self();
 
@@ -78,6 +81,40 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
     public T setMaxFrameBytes(int bytes) {
         this.maxFrameBytes = bytes;
         return self();
+    }
+
+    /**
+     * RocketMQ's useTLS: every connection (NameServers and brokers) uses TLS, trusting any server certificate as
+     * the official client does in its default test mode.
+     */
+    public T setUseTLS(boolean isTls) {
+        this.useTLS = isTls;
+        return self();
+    }
+
+    /** Signs every request as the official AclClientRPCHook does (ACL 2.0 user name and password). */
+    public T setCredentials(String accessKey, String secretKey) {
+        this.accessKey = accessKey;
+        this.secretKey = secretKey;
+        return self();
+    }
+
+    public boolean isUseTLS() {
+        return useTLS;
+    }
+
+    /** Whether requests are signed. */
+    public boolean hasCredentials() {
+        return accessKey != null;
+    }
+
+    public String getAccessKey() {
+        return accessKey;
+    }
+
+    /** For signing only; never logged. */
+    public String getSecretKey() {
+        return secretKey;
     }
 
     public String getNamesrvAddr() {
@@ -126,6 +163,8 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
     /** @throws IllegalArgumentException naming the first bad setting and its value */
     public void validate() {
         require(!namesrvAddrList().isEmpty(), "namesrvAddr", namesrvAddr);
+        require(accessKey == null || (!accessKey.isBlank() && secretKey != null && !secretKey.isEmpty()),
+            "credentials (accessKey and secretKey must both be non-empty)", accessKey);
         for (String address : namesrvAddrList()) {
             require(address.lastIndexOf(':') > 0, "namesrvAddr (host:port;host:port)", namesrvAddr);
         }

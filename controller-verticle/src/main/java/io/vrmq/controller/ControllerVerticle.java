@@ -36,6 +36,8 @@ import io.vrmq.remoting.launch.LifecycleSteps;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
+import io.vrmq.remoting.tls.ServerTls;
+import io.vrmq.remoting.tls.TlsSettings;
 import io.vrmq.remoting.transport.RemotingServer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -122,14 +124,17 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
             config.brokerHeartbeatTimeoutMs());
         ProcessorTable processors = processors(json, sequencer, liveTable, elector,
             new ConfigUpdater(vertx, settings, config, live, store, persisted));
-        remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true),
-            config.limits(), config.maxConnections(), new AtomicInteger(), processors, metrics);
         return steps.run("starting Raft (storage, log replay, peers)", () -> vertx.executeBlocking(() -> {
             raft.start();
             return null;
         }))
-            .compose(started -> steps.run("listening", () -> remotingServer.listen(config.bindAddress(),
-                config.self().port())))
+            .compose(started -> steps.run("listening", () -> ServerTls.create(vertx, TlsSettings.from(settings),
+                "controller").compose(tls -> {
+                    remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true)
+                        .setReuseAddress(true), config.limits(), config.maxConnections(), new AtomicInteger(),
+                        processors, metrics, tls);
+                    return remotingServer.listen(config.bindAddress(), config.self().port());
+                })))
             .compose(port -> {
                 remotingPort = port;
                 return steps.run("starting the admin API", () -> startAdmin(json, stateMachine, liveTable, metrics));

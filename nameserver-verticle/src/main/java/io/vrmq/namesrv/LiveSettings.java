@@ -97,7 +97,14 @@ public final class LiveSettings {
         values.put("brokerChannelExpiredTime", brokerChannelExpiredTimeMs);
         values.put("orderMessageEnable", orderMessageEnable);
         values.put("supportActingMaster", supportActingMaster);
+        values.keySet().removeIf(LiveSettings::isSecret);   // secrets never leave the process
         return values;
+    }
+
+    /** Key passwords (tls.*.keyPassword) and the users' JSON with their secrets. */
+    private static boolean isSecret(String key) {
+        String lower = key.toLowerCase(java.util.Locale.ROOT);
+        return lower.contains("password") || lower.contains("credentials") || key.equals("initAuthenticationUser");
     }
 
     private static long positiveLong(Properties changes, String key, long current) {

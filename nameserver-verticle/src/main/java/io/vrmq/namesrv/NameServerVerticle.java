@@ -8,6 +8,8 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.namesrv.admin.NameServerAdminRouter;
+import io.vrmq.namesrv.auth.NamesrvAuthConfig;
+import io.vrmq.namesrv.auth.NamesrvWriteGuard;
 import io.vrmq.namesrv.kv.KvConfigStore;
 import io.vrmq.namesrv.metrics.NameServerMetrics;
 import io.vrmq.namesrv.processor.BrokerRegistrationProcessor;
@@ -21,6 +23,8 @@ import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
 import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.remoting.tls.ServerTls;
+import io.vrmq.remoting.tls.TlsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,6 +40,8 @@ public final class NameServerVerticle extends VerticleBase {
     private static final Logger log = LoggerFactory.getLogger(NameServerVerticle.class);
 
     private final NameServerConfig config;
+    private final TlsSettings tls;
+    private final NamesrvAuthConfig auth;
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
     private LiveSettings settings;
@@ -49,6 +55,8 @@ public final class NameServerVerticle extends VerticleBase {
     public NameServerVerticle(JsonObject rawConfig, PrometheusMeterRegistry registry) {
         this.rawConfig = rawConfig;
         this.config = NameServerConfig.from(rawConfig);
+        this.tls = TlsSettings.from(rawConfig);
+        this.auth = NamesrvAuthConfig.from(rawConfig);
         this.registry = registry;
     }
 
@@ -61,10 +69,14 @@ public final class NameServerVerticle extends VerticleBase {
         KvConfigStore kvConfig = new KvConfigStore(vertx.fileSystem(), config.kvConfigPath());
         NameServerMetrics metrics = new NameServerMetrics(registry, routes);
         ProcessorTable processors = processors(json, kvConfig);
-        remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true),
-            config.limits(), config.maxConnections(), new AtomicInteger(), processors, metrics);
         return kvConfig.load()
-            .compose(loaded -> remotingServer.listen(config.bindAddress(), config.listenPort()))
+            .compose(loaded -> ServerTls.create(vertx, tls, "NameServer"))
+            .compose(serverTls -> {
+                remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true)
+                    .setReuseAddress(true), config.limits(), config.maxConnections(), new AtomicInteger(), processors,
+                    metrics, serverTls);
+                return remotingServer.listen(config.bindAddress(), config.listenPort());
+            })
             .compose(port -> {
                 remotingPort = port;
                 settings.boundListenPort(port);
@@ -87,6 +99,10 @@ public final class NameServerVerticle extends VerticleBase {
         new TopicAdminProcessor(routes, json).registerInto(table);
         new KvConfigProcessor(kvConfig, json).registerInto(table);
         new NamesrvConfigProcessor(settings).registerInto(table);
+        if (auth.authenticationEnabled()) {
+            table.guard(new NamesrvWriteGuard(auth));
+            log.info("NameServer authentication on: writes must be signed by {}", auth.secretsByUser().keySet());
+        }
         return table.build();
     }
 
@@ -128,7 +144,9 @@ public final class NameServerVerticle extends VerticleBase {
         }
         Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
         // In-flight requests get half of shutdownGraceMs, the launcher's bound for the whole stop.
-        return Future.all(remotingServer.shutdown(config.shutdownGraceMs() / 2), admin)
+        Future<Void> remoting = remotingServer == null ? Future.succeededFuture()
+            : remotingServer.shutdown(config.shutdownGraceMs() / 2);
+        return Future.all(remoting, admin)
             .onComplete(done -> log.info("name server stopped"));
     }
 

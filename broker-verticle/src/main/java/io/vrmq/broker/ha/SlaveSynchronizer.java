@@ -3,6 +3,7 @@ package io.vrmq.broker.ha;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.auth.server.AuthService;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.broker.pop.RequestModeTable;
 import io.vrmq.broker.schedule.DelayOffsetFile;
@@ -22,7 +23,8 @@ import java.util.TreeMap;
 
 /**
  * A slave's copy of its master's metadata, as RocketMQ's SlaveSynchronize: topics (21), subscription groups (201),
- * consumer offsets (43), delay-level progress (45) and, when given a table, the groups' POP request modes (402),
+ * consumer offsets (43), delay-level progress (45), when given a table, the groups' POP request modes (402), and
+ * when given the auth service, users and ACLs (3005/3010),
  * every slaveSyncMetadataInterval. Topics and groups are
  * replaced when the master's data version differs; offsets are merged, the master's winning. A round that fails
  * (master down) changes nothing and is logged once per outage.
@@ -36,6 +38,7 @@ public final class SlaveSynchronizer {
     private final DelayOffsetFile delayOffsetFile;
     private final Runnable onTopicsReplaced;
     private RequestModeTable requestModes;
+    private AuthService auth;
     private boolean isFailing;
 
     /** @param onTopicsReplaced runs after the topic table changed (registers the new topics with the NameServers) */
@@ -53,10 +56,17 @@ public final class SlaveSynchronizer {
         return this;
     }
 
+    /** Also copies the master's users and ACLs (ACL 2.0) into {@code service}. */
+    public SlaveSynchronizer withAuth(AuthService service) {
+        this.auth = service;
+        return this;
+    }
+
     /** One round against the master at {@code masterAddr}; completes when every part ended, failed or not. */
     public Future<Void> syncFrom(String masterAddr) {
         Future<Void> round = Future.all(List.of(syncTopics(masterAddr), syncGroups(masterAddr),
-            syncOffsets(masterAddr), syncDelayOffsets(masterAddr), syncRequestModes(masterAddr))).mapEmpty();
+            syncOffsets(masterAddr), syncDelayOffsets(masterAddr), syncRequestModes(masterAddr),
+            auth == null ? Future.succeededFuture() : auth.copyFrom(client, masterAddr))).mapEmpty();
         return round.onSuccess(done -> {
             if (isFailing) {
                 log.info("metadata sync from master {} works again", masterAddr);

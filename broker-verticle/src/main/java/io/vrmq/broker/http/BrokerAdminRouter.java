@@ -11,6 +11,7 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.admin.SystemTopicNames;
 import io.vrmq.broker.admin.TopicAdmin;
 import io.vrmq.broker.metrics.StoreGauges;
+import io.vrmq.broker.auth.server.AuthAdmin;
 
 /**
  * The broker's HTTP/JSON admin router: health, topics, groups, messages, broker runtime and config under
@@ -27,15 +28,24 @@ public final class BrokerAdminRouter {
 
     public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
                                 StoreGauges storeGauges, long bootTimestampMs) {
+        return create(vertx, broker, registry, storeGauges, bootTimestampMs, null);
+    }
+
+    /** With {@code auth} (may be null): also the ACL 2.0 users and ACLs ({@link AuthRoutes}). */
+    public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
+                                StoreGauges storeGauges, long bootTimestampMs, AuthAdmin auth) {
         HttpReplies replies = new HttpReplies(broker.json());
         Router router = Router.router(vertx);
-        router.route().handler(new BearerTokenGuard(broker.config().adminToken()));
+        router.route().handler(new BearerTokenGuard(broker.config().adminToken(), auth));
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         new BrokerRoutes(broker, replies, bootTimestampMs).mount(router);
         new TopicRoutes(broker, new TopicAdmin(broker, new SystemTopicNames(broker.config())), replies).mount(router);
         new GroupRoutes(broker, replies).mount(router);
         new MessageRoutes(broker, replies).mount(router);
         new TraceRoutes(broker, replies).mount(router);
+        if (auth != null) {
+            new AuthRoutes(auth, broker.json(), replies).mount(router);
+        }
         Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(registry);
         router.get("/metrics").handler(context -> storeGauges.refresh().onComplete(refreshed -> {
             if (refreshed.failed()) {

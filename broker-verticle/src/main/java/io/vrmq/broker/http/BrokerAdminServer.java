@@ -8,6 +8,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.metrics.JvmMeters;
 import io.vrmq.broker.metrics.StoreGauges;
+import io.vrmq.broker.auth.server.AuthAdmin;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,12 +26,20 @@ public final class BrokerAdminServer {
     private final BrokerContext broker;
     private final PrometheusMeterRegistry registry;
     private final long bootTimestampMs;
+    private final AuthAdmin auth;
     private HttpServer server;
     private JvmMeters jvmMeters;
     private int port = DISABLED_PORT;
 
     public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
                              long bootTimestampMs) {
+        this(vertx, broker, registry, bootTimestampMs, null);
+    }
+
+    /** @param auth the users and ACLs the API shows and edits, or null for none */
+    public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
+                             long bootTimestampMs, AuthAdmin auth) {
+        this.auth = auth;
         this.vertx = vertx;
         this.broker = broker;
         this.registry = registry;
@@ -45,7 +54,8 @@ public final class BrokerAdminServer {
         jvmMeters = JvmMeters.bindTo(registry);
         StoreGauges storeGauges = new StoreGauges(broker, registry);
         server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
-        return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs))
+        return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs,
+            auth))
             .listen(broker.config().adminPort())
             .map(bound -> {
                 port = bound.actualPort();

@@ -53,7 +53,12 @@ final class HttpTestBroker {
 
     static <T> Future<T> with(Vertx vertx, Path storeDir, String adminToken,
                               Function<HttpTestBroker, Future<T>> scenario) {
-        BrokerVerticle verticle = new BrokerVerticle(config(storeDir).put("adminToken", adminToken));
+        return with(vertx, config(storeDir).put("adminToken", adminToken), scenario);
+    }
+
+    /** A broker with {@code brokerConfig} (start from {@link #config}). */
+    static <T> Future<T> with(Vertx vertx, JsonObject brokerConfig, Function<HttpTestBroker, Future<T>> scenario) {
+        BrokerVerticle verticle = new BrokerVerticle(brokerConfig);
         RemotingClient client = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000),
             new RemotingLimits(16 * 1024 * 1024, 1024 * 1024, 3_000, 1_024), ProcessorTable.empty(),
             RemotingObserver.NONE);
@@ -94,6 +99,16 @@ final class HttpTestBroker {
         HttpRequest<Buffer> request = web.request(method, path);
         if (token != null) {
             request.bearerTokenAuthentication(token);
+        }
+        return body == null ? request.send() : request.sendJsonObject(body);
+    }
+
+    /** A request with {@code Authorization: Basic user:password} (no header when user is null). */
+    Future<HttpResponse<Buffer>> asUser(HttpMethod method, String path, String user, String password,
+                                        JsonObject body) {
+        HttpRequest<Buffer> request = web.request(method, path);
+        if (user != null) {
+            request.basicAuthentication(user, password);
         }
         return body == null ? request.send() : request.sendJsonObject(body);
     }

@@ -8,6 +8,7 @@ import io.vertx.core.net.NetClientOptions;
 import io.vrmq.client.ClientOptions;
 import io.vrmq.client.route.NameServerClient;
 import io.vrmq.client.route.TopicRouteCache;
+import io.vrmq.remoting.auth.RequestSignature;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
@@ -22,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 
 /**
  * What one producer or consumer runs on (RocketMQ's MQClientInstance, one per client object here): the Vert.x
@@ -65,8 +67,14 @@ public final class ClientRuntime {
             .setConnectTimeout((int) options.getRequestTimeoutMs())
             .setTcpNoDelay(true)
             .setReconnectAttempts(0);
+        if (options.isUseTLS()) {
+            netOptions.setSsl(true).setTrustAll(true).setHostnameVerificationAlgorithm("");
+        }
+        UnaryOperator<RemotingCommand> signer = options.hasCredentials()
+            ? request -> RequestSignature.sign(request, options.getAccessKey(), options.getSecretKey())
+            : UnaryOperator.identity();
         this.remoting = new RemotingClient(vertx, netOptions, options.remotingLimits(), processors,
-            RemotingObserver.NONE);
+            RemotingObserver.NONE, signer);
         this.nameServers = new NameServerClient(remoting, json, options.namesrvAddrList(),
             options.getRequestTimeoutMs());
         this.routes = new TopicRouteCache(nameServers);

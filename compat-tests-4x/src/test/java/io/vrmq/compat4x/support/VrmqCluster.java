@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.zip.ZipFile;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -51,11 +52,18 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
     private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
     private final List<ServerJvm> servers = new ArrayList<>();
     private String brokerName;
+    private Map<String, Object> extraBrokerConfig = Map.of();
     private int namesrvPort;
     private int brokerPort;
 
     /** Starts the NameServer in {@code dir/namesrv} and the broker {@code brokerName} in {@code dir/broker}. */
     public void start(Path dir, String brokerName) {
+        start(dir, brokerName, Map.of());
+    }
+
+    /** Like {@link #start(Path, String)}, with further broker.json keys (string or boolean values). */
+    public void start(Path dir, String brokerName, Map<String, Object> extraBrokerConfig) {
+        this.extraBrokerConfig = Map.copyOf(extraBrokerConfig);
         this.brokerName = brokerName;
         namesrvPort = FreePorts.any();
         Path namesrvDir = dir.resolve("namesrv");
@@ -172,10 +180,18 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
               "autoCreateTopicEnable": true,
               "autoCreateSubscriptionGroup": true,
               "messageDelayLevel": "%s",
-              "adminPort": -1
+              "adminPort": -1%s
             }
             """, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),
-            COMMIT_LOG_FILE_BYTES, SHORT_DELAY_LEVELS);
+            COMMIT_LOG_FILE_BYTES, SHORT_DELAY_LEVELS, extraKeys());
+    }
+
+    private String extraKeys() {
+        StringBuilder keys = new StringBuilder();
+        extraBrokerConfig.forEach((key, value) -> keys.append(",\n  \"").append(key).append("\": ")
+            .append(value instanceof String text ? "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
+                : String.valueOf(value)));
+        return keys.toString();
     }
 
     private static Path write(Path file, String content) {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.apache.rocketmq.common.MixAll;
+import org.apache.rocketmq.remoting.RPCHook;
 import org.apache.rocketmq.tools.command.MQAdminStartup;
 
 /**
@@ -27,7 +28,16 @@ public final class MqAdmin {
     }
 
     /** {@code mqadmin <command> -n <namesrvAddr> <arguments...>}. */
-    public static synchronized Output run(String namesrvAddr, String command, String... arguments) {
+    public static Output run(String namesrvAddr, String command, String... arguments) {
+        return run(null, namesrvAddr, command, arguments);
+    }
+
+    /**
+     * Like {@link #run(String, String, String...)}, signing with {@code rpcHook} (the AclClientRPCHook the tool
+     * builds from {@code conf/tools.yml}; {@code main0} takes it directly), or with the tool's own choice when null.
+     */
+    public static synchronized Output run(RPCHook rpcHook, String namesrvAddr, String command,
+                                          String... arguments) {
         List<String> commandLine = new ArrayList<>();
         commandLine.add(command);
         commandLine.add("-n");
@@ -42,7 +52,7 @@ public final class MqAdmin {
              PrintStream capturedErr = new PrintStream(stderr, true, StandardCharsets.UTF_8)) {
             System.setOut(capturedOut);
             System.setErr(capturedErr);
-            MQAdminStartup.main0(commandLine.toArray(String[]::new), null);
+            MQAdminStartup.main0(commandLine.toArray(String[]::new), rpcHook);
         } finally {
             System.setOut(originalOut);
             System.setErr(originalErr);

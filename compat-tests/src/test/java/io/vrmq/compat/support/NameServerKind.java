@@ -83,10 +83,11 @@ public enum NameServerKind {
               "adminHost": "127.0.0.1",
               "kvConfigPath": "%s",
               "scanNotActiveBrokerInterval": %d,
-              "brokerChannelExpiredTime": %d
+              "brokerChannelExpiredTime": %d,
+              "tls.server.mode": "%s"%s
             }
             """, listenPort, jsonString(settings.kvConfigPath()), settings.scanNotActiveBrokerIntervalMs(),
-            settings.brokerChannelExpiredTimeMs()));
+            settings.brokerChannelExpiredTimeMs(), settings.tlsServerMode(), extraKeys(settings)));
         return ChildJvm.start("vrmq-namesrv", dir, List.of(
             "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()),
             Map.of());
@@ -109,6 +110,15 @@ public enum NameServerKind {
         } catch (IOException e) {
             throw new UncheckedIOException("could not write " + file, e);
         }
+    }
+
+    /** ",\n  \"key\": value" for each extra key, strings quoted. */
+    private static String extraKeys(NameServerSettings settings) {
+        StringBuilder keys = new StringBuilder();
+        settings.extraConfig().forEach((key, value) -> keys.append(",\n  \"").append(key).append("\": ")
+            .append(value instanceof String text ? "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"") + "\""
+                : String.valueOf(value)));
+        return keys.toString();
     }
 
     private static String jsonString(Path path) {

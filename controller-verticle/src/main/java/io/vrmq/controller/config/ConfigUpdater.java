@@ -49,14 +49,18 @@ public final class ConfigUpdater {
     /** Every setting with its running value, sorted, as {@code key=value} lines. */
     public String currentText() {
         StringBuilder text = new StringBuilder();
-        new TreeMap<>(live.overlay(startSettings).getMap())
-            .forEach((key, value) -> text.append(key).append('=').append(value).append('\n'));
+        new TreeMap<>(live.overlay(startSettings).getMap()).forEach((key, value) -> {
+            if (!key.toLowerCase(java.util.Locale.ROOT).contains("password")) {   // key passwords stay inside
+                text.append(key).append('=').append(value).append('\n');
+            }
+        });
         return text.toString();
     }
 
     public Future<Void> update(Properties changes) {
         for (String key : changes.stringPropertyNames()) {
-            if (config.configBlackList().contains(key)) {
+            // TLS settings name files and secrets: never changeable over the network (read at start only).
+            if (config.configBlackList().contains(key) || key.startsWith("tls.")) {
                 return Future.failedFuture(new RemotingCommandException(ResponseCode.NO_PERMISSION,
                     "Can not update config in black list."));
             }

@@ -83,6 +83,11 @@ public final class RemotingCommand {
             serializeType);
     }
 
+    /** The same command with other header fields (a signed copy of an outgoing request). */
+    public RemotingCommand withExtFields(Map<String, String> fields) {
+        return new RemotingCommand(code, language, version, opaque, flag, remark, fields, body, serializeType);
+    }
+
     public RemotingCommand withSerializeType(SerializeType type) {
         return new RemotingCommand(code, language, version, opaque, flag, remark, extFields, body, type);
     }

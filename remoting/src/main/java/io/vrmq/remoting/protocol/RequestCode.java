@@ -124,6 +124,18 @@ public final class RequestCode {
     public static final int POLLING_INFO = 200055;
     public static final int BATCH_ACK_MESSAGE = 200151;
 
+    // ACL 2.0 administration (broker): users and their ACLs.
+    public static final int AUTH_CREATE_USER = 3001;
+    public static final int AUTH_UPDATE_USER = 3002;
+    public static final int AUTH_DELETE_USER = 3003;
+    public static final int AUTH_GET_USER = 3004;
+    public static final int AUTH_LIST_USER = 3005;
+    public static final int AUTH_CREATE_ACL = 3006;
+    public static final int AUTH_UPDATE_ACL = 3007;
+    public static final int AUTH_DELETE_ACL = 3008;
+    public static final int AUTH_GET_ACL = 3009;
+    public static final int AUTH_LIST_ACL = 3010;
+
     private RequestCode() {
     }
 }

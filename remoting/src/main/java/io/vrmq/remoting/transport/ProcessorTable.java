@@ -9,9 +9,11 @@ import java.util.Map;
  */
 public final class ProcessorTable {
     private final Map<Integer, RequestProcessor> processors;
+    private final RequestGuard guard;
 
-    private ProcessorTable(Map<Integer, RequestProcessor> processors) {
+    private ProcessorTable(Map<Integer, RequestProcessor> processors, RequestGuard guard) {
         this.processors = Map.copyOf(processors);
+        this.guard = guard;
     }
 
     public static Builder builder() {
@@ -19,7 +21,7 @@ public final class ProcessorTable {
     }
 
     public static ProcessorTable empty() {
-        return new ProcessorTable(Map.of());
+        return new ProcessorTable(Map.of(), null);
     }
 
     /** The processor for {@code code}, or {@code null}: the caller answers REQUEST_CODE_NOT_SUPPORTED. */
@@ -27,8 +29,28 @@ public final class ProcessorTable {
         return processors.get(code);
     }
 
+    /** The check every request passes before its processor (also before an unknown code's refusal), or null. */
+    public RequestGuard guard() {
+        return guard;
+    }
+
+    /** A builder that starts with this table's processors and guard (to extend a table built elsewhere). */
+    public Builder toBuilder() {
+        Builder builder = new Builder();
+        builder.processors.putAll(processors);
+        builder.guard = guard;
+        return builder;
+    }
+
     public static final class Builder {
         private final Map<Integer, RequestProcessor> processors = new HashMap<>();
+        private RequestGuard guard;
+
+        /** Every request passes {@code check} first; {@code null} (the default) means no check at all. */
+        public Builder guard(RequestGuard check) {
+            this.guard = check;
+            return this;
+        }
 
         public Builder register(int code, RequestProcessor processor) {
             if (processors.putIfAbsent(code, processor) != null) {
@@ -45,7 +67,7 @@ public final class ProcessorTable {
         }
 
         public ProcessorTable build() {
-            return new ProcessorTable(processors);
+            return new ProcessorTable(processors, guard);
         }
     }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.UnaryOperator;
 
 /**
  * Outgoing remoting calls to "host:port" addresses: one connection per address, opened on first use, reused, and
@@ -25,9 +26,20 @@ public final class RemotingClient {
     private final ProcessorTable processors;
     private final RemotingObserver observer;
     private final Map<String, Future<RemotingConnection>> connections = new ConcurrentHashMap<>();
+    private final UnaryOperator<RemotingCommand> outgoing;
 
     public RemotingClient(Vertx vertx, NetClientOptions options, RemotingLimits limits, ProcessorTable processors,
                           RemotingObserver observer) {
+        this(vertx, options, limits, processors, observer, UnaryOperator.identity());
+    }
+
+    /**
+     * @param outgoing applied to every request this client sends (the broker signs its own requests with its
+     *                 innerClientAuthenticationCredentials); must be thread-safe and cheap
+     */
+    public RemotingClient(Vertx vertx, NetClientOptions options, RemotingLimits limits, ProcessorTable processors,
+                          RemotingObserver observer, UnaryOperator<RemotingCommand> outgoing) {
+        this.outgoing = outgoing;
         this.vertx = vertx;
         this.netClient = vertx.createNetClient(options);
         this.limits = limits;
@@ -68,7 +80,7 @@ public final class RemotingClient {
     }
 
     public Future<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
-        return connection(address).compose(connection -> connection.invoke(request, timeoutMs));
+        return connection(address).compose(connection -> connection.invoke(outgoing.apply(request), timeoutMs));
     }
 
     public Future<RemotingCommand> invoke(String address, RemotingCommand request) {
@@ -76,7 +88,7 @@ public final class RemotingClient {
     }
 
     public Future<Void> invokeOneway(String address, RemotingCommand request) {
-        return connection(address).compose(connection -> connection.invokeOneway(request));
+        return connection(address).compose(connection -> connection.invokeOneway(outgoing.apply(request)));
     }
 
     /**

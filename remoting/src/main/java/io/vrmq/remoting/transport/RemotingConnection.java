@@ -195,8 +195,12 @@ public final class RemotingConnection {
         long startNanos = System.nanoTime();
         requestsInProcess.incrementAndGet();
         RequestProcessor processor = processors.find(request.code());
+        RequestGuard guard = processors.guard();
+        Future<RemotingCommand> refusal = guard == null ? null : runGuard(guard, request);
         Future<RemotingCommand> result;
-        if (processor == null) {
+        if (refusal != null) {
+            result = refusal;   // the processor never sees a refused request
+        } else if (processor == null) {
             result = Future.succeededFuture(RemotingCommand.failure(request, ResponseCode.REQUEST_CODE_NOT_SUPPORTED,
                 " request type " + request.code() + " not supported"));
         } else {
@@ -226,6 +230,16 @@ public final class RemotingConnection {
         isShuttingDown = true;
         if (requestsInProcess.get() == 0) {
             socket.close();
+        }
+    }
+
+    /** Null when the guard lets the request through, else the failed future of its refusal. */
+    private Future<RemotingCommand> runGuard(RequestGuard guard, RemotingCommand request) {
+        try {
+            guard.check(this, request);
+            return null;
+        } catch (RuntimeException e) {
+            return Future.failedFuture(e);
         }
     }
 

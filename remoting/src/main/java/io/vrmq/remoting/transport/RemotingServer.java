@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
+import io.vrmq.remoting.tls.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,10 +27,19 @@ public final class RemotingServer {
     private final ProcessorTable processors;
     private final RemotingObserver observer;
     private final AtomicInteger connectionCount;
+    private final ServerTls tls;
     private NetServer server;
 
     public RemotingServer(Vertx vertx, NetServerOptions options, RemotingLimits limits, int maxConnections,
                           AtomicInteger connectionCount, ProcessorTable processors, RemotingObserver observer) {
+        this(vertx, options, limits, maxConnections, connectionCount, processors, observer, null);
+    }
+
+    /** @param tls TLS on this port (permissive or enforcing), or null for plain only */
+    public RemotingServer(Vertx vertx, NetServerOptions options, RemotingLimits limits, int maxConnections,
+                          AtomicInteger connectionCount, ProcessorTable processors, RemotingObserver observer,
+                          ServerTls tls) {
+        this.tls = tls;
         if (maxConnections <= 0) {
             throw new IllegalArgumentException("invalid maxConnections: " + maxConnections);
         }
@@ -67,6 +77,9 @@ public final class RemotingServer {
                 maxConnections);
             socket.close();
             return;
+        }
+        if (tls != null) {
+            tls.install(socket);
         }
         RemotingConnection connection = RemotingConnection.open(vertx, socket, limits, processors, observer);
         connection.onClose(closed -> connectionCount.decrementAndGet());

@@ -38,9 +38,12 @@ public final class TestCluster implements AutoCloseable {
     private final List<Integer> brokerPorts = new ArrayList<>();
     private final List<ServerProcess> brokers = new ArrayList<>();
 
-    private TestCluster(int namesrvPort, ServerProcess nameServer) {
+    private final JsonObject brokerExtra;
+
+    private TestCluster(int namesrvPort, ServerProcess nameServer, JsonObject brokerExtra) {
         this.namesrvPort = namesrvPort;
         this.nameServer = nameServer;
+        this.brokerExtra = brokerExtra;
     }
 
     /** A NameServer and one broker, "broker-a". */
@@ -50,14 +53,19 @@ public final class TestCluster implements AutoCloseable {
 
     /** A NameServer and {@code brokerCount} brokers named broker-a, broker-b, ... */
     public static TestCluster start(Path dir, int brokerCount) {
+        return start(dir, brokerCount, new JsonObject(), new JsonObject());
+    }
+
+    /** Like {@link #start(Path, int)}, with further keys in the NameServer's and every broker's config. */
+    public static TestCluster start(Path dir, int brokerCount, JsonObject namesrvExtra, JsonObject brokerExtra) {
         int namesrvPort = FreePorts.any();
         Path namesrvConfig = write(dir.resolve("namesrv.json"), new JsonObject()
             .put("listenPort", namesrvPort).put("bindAddress", "127.0.0.1").put("adminPort", -1)
-            .put("kvConfigPath", dir.resolve("namesrv/kvConfig.json").toString()));
+            .put("kvConfigPath", dir.resolve("namesrv/kvConfig.json").toString()).mergeIn(namesrvExtra));
         ServerProcess nameServer = new ServerProcess("vrmq-namesrv", jar("vrmq.namesrv.jar",
             "../nameserver-verticle/target/vrmq-namesrv.jar", true), namesrvConfig, dir.resolve("namesrv.log"),
             "The Name Server boot success");
-        TestCluster cluster = new TestCluster(namesrvPort, nameServer);
+        TestCluster cluster = new TestCluster(namesrvPort, nameServer, brokerExtra.copy());
         try {
             nameServer.start();
             for (int index = 0; index < brokerCount; index++) {
@@ -131,7 +139,8 @@ public final class TestCluster implements AutoCloseable {
             .put("namesrvAddr", namesrvAddr()).put("brokerIP1", "127.0.0.1")
             .put("storePathRootDir", brokerDir.resolve("store").toString())
             .put("mappedFileSizeCommitLog", COMMIT_LOG_FILE_BYTES).put("adminPort", -1)
-            .put("messageDelayLevel", DELAY_LEVELS).put("registerNameServerPeriod", REGISTER_PERIOD_MS));
+            .put("messageDelayLevel", DELAY_LEVELS).put("registerNameServerPeriod", REGISTER_PERIOD_MS)
+            .mergeIn(brokerExtra));
         ServerProcess broker = new ServerProcess("vrmq-" + brokerName, jar("vrmq.broker.jar",
             "../broker-verticle/target/vrmq-broker.jar", false), config, brokerDir.resolve("broker.log"),
             "The broker[");

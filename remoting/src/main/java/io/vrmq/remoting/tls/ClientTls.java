@@ -1,0 +1,43 @@
+package io.vrmq.remoting.tls;
+
+import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
+
+import java.util.Arrays;
+
+/**
+ * The client side of Apache's TLS settings on a Vert.x NetClient: in test mode (the default) any server certificate
+ * is trusted, as Apache's client does; otherwise the server is checked against {@code tls.client.trustCertPath} when
+ * {@code tls.client.authServer} is set, and a client certificate is offered when one is configured. Stateless.
+ */
+public final class ClientTls {
+    private ClientTls() {
+    }
+
+    /** {@code options} with TLS on, when this role's outgoing connections use it ({@link TlsSettings#isOutgoingTls}). */
+    public static NetClientOptions apply(TlsSettings settings, NetClientOptions options) {
+        if (!settings.isOutgoingTls()) {
+            return options;
+        }
+        options.setSsl(true).setHostnameVerificationAlgorithm("");
+        if (settings.isTestMode() || !settings.clientAuthServer()) {
+            options.setTrustAll(true);
+        } else if (!settings.clientTrustCertPath().isBlank()) {
+            options.setTrustOptions(new PemTrustOptions().addCertPath(settings.clientTrustCertPath()));
+        }
+        if (!settings.isTestMode() && !settings.clientCertPath().isBlank() && !settings.clientKeyPath().isBlank()) {
+            // PEM keys only: an encrypted key (tls.client.keyPassword) is not supported on this side.
+            options.setKeyCertOptions(new PemKeyCertOptions().setCertPath(settings.clientCertPath())
+                .setKeyPath(settings.clientKeyPath()));
+        }
+        if (!settings.ciphers().isBlank()) {
+            Arrays.stream(settings.ciphers().split(",")).forEach(options::addEnabledCipherSuite);
+        }
+        if (!settings.protocols().isBlank()) {
+            options.setEnabledSecureTransportProtocols(new java.util.LinkedHashSet<>(Arrays.asList(
+                settings.protocols().split(","))));
+        }
+        return options;
+    }
+}
