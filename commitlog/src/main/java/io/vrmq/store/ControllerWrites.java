@@ -91,6 +91,7 @@ final class ControllerWrites {
             replicaWriter.reset();
             long dispatched = dispatcher.dispatchedOffset();   // before the ConsumeQueues are read
             QueueOffsetsRebuild.rebuild(commitLog, queues, dispatched, queueOffsets);
+            QueueRecovery.skipReservedOffsets(queues, queueOffsets, reservedOffsets, false);   // bounds of a crash
             gate.claim(WriteGate.Writer.OWN_APPENDS);
             log.info("store {} takes its own appends from offset {} (dispatched to {})", config.storePathRootDir(),
                     commitLog.maxOffset(), dispatched);

@@ -207,7 +207,8 @@ public final class MessageStore implements AutoCloseable {
      * From now on this store takes its own appends and refuses replicated bytes. Waits (up to
      * {@code ControllerWrites.DISPATCH_CATCH_UP_WAIT_MS}, 10 s) for the dispatcher to reach its limit, then recomputes the queue offsets the
      * writer hands out from the ConsumeQueues and the records not yet dispatched (so records held back by the
-     * confirm-offset gate keep their offsets). Writer thread.
+     * confirm-offset gate keep their offsets), raised to the bounds reserved before a crash (unless a truncation or
+     * a switch to replica since the open gave those offsets to a new master). Writer thread.
      */
     public void switchToOwnAppends() {
         controllerWrites.switchToOwnAppends();

@@ -59,7 +59,7 @@ final class QueueRecovery {
         }
         QueueOffsets queueOffsets = QueueOffsetsRebuild.rebuild(commitLog, queues, dispatcher.dispatchedOffset(),
                 new QueueOffsets());
-        skipReservedOffsets(queues, queueOffsets, reserved);
+        skipReservedOffsets(queues, queueOffsets, reserved, !gated);
         RecoveryReport report = new RecoveryReport(clean, outcome.walkedFromOffset(), end, outcome.truncatedTail(),
                 List.copyOf(damaged.values()), rebuild, redispatched);
         log.info("store recovered: {}; confirm offset {}{}", report, confirmOffset,
@@ -69,16 +69,19 @@ final class QueueRecovery {
 
     /**
      * Starts every queue at or above its reserved bound: offsets below it may have been handed out before the crash
-     * although their records are lost. The skipped offsets become blank ConsumeQueue entries (never served), so a
-     * consumer that committed an offset inside the gap reads on from there.
+     * although their records are lost. With {@code writeBlanks} the skipped offsets become blank ConsumeQueue
+     * entries at once (never served), so a consumer that committed an offset inside the gap reads on from there.
+     * Not under the confirm-offset gate: records held back by it would be padded over with blanks that consumers
+     * skip before the records' entries arrive; there the blanks come with the next message (the dispatcher pads).
      */
-    private static void skipReservedOffsets(ConsumeQueueTable queues, QueueOffsets queueOffsets,
-                                            ReservedOffsets reserved) {
+    static void skipReservedOffsets(ConsumeQueueTable queues, QueueOffsets queueOffsets, ReservedOffsets reserved,
+                                    boolean writeBlanks) {
         reserved.recovered().forEach((topic, byId) -> byId.forEach((queueId, bound) -> {
             long recovered = queueOffsets.peek(topic, queueId);
             if (bound > recovered) {
-                ConsumeQueue queue = queues.findOrCreate(topic, queueId);
-                queue.putBlank(bound - 1);
+                if (writeBlanks) {
+                    queues.findOrCreate(topic, queueId).putBlank(bound - 1);
+                }
                 queueOffsets.raise(topic, queueId, bound);
                 log.warn("queue {}-{}: offsets {} to {} may have been handed out before the crash and their messages"
                         + " lost; they stay blank, the next message takes offset {}", topic, queueId, recovered,

@@ -47,7 +47,7 @@ public final class ReservedOffsets {
     private final long fileMaxBytes;
     private final InstantSource clock;
     private final Map<String, Map<Integer, Reservation>> reservations = new ConcurrentHashMap<>();
-    private final Map<String, Map<Integer, Long>> recovered;
+    private volatile Map<String, Map<Integer, Long>> recovered;
     private ReservedOffsetsFile file;   // guarded by this
     private long writeCount;
 
@@ -90,7 +90,10 @@ public final class ReservedOffsets {
         return reserved;
     }
 
-    /** The bounds read at open after a crash (empty after a clean shutdown): recovery starts queues at them. */
+    /**
+     * The bounds read at open after a crash (empty after a clean shutdown, and after {@link #forgetAll}): no queue
+     * may start below them. Any thread.
+     */
     public Map<String, Map<Integer, Long>> recovered() {
         return recovered;
     }
@@ -126,6 +129,7 @@ public final class ReservedOffsets {
      */
     public synchronized void forgetAll() {
         reservations.clear();
+        recovered = Map.of();
         file = ReservedOffsetsFile.rewrite(path, List.of());
         writeCount++;
     }
