@@ -140,6 +140,9 @@ public final class ReservedOffsetsFile {
             }
             int bodyBytes = buffer.getInt();
             int crc = buffer.getInt();
+            if (bodyBytes < 0 && buffer.hasRemaining()) {
+                throw damaged(file, recordAt, "record length " + bodyBytes);
+            }
             if (bodyBytes < 0 || bodyBytes > buffer.remaining()) {
                 return new Contents(bounds, true, true);   // the record runs past the end: torn
             }
