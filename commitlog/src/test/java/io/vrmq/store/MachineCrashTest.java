@@ -20,8 +20,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A simulated machine crash under ASYNC_FLUSH: a child JVM appends (printing every queue offset it was answered),
  * forces once explicitly, appends on and is SIGKILLed; then we cut the CommitLog and the ConsumeQueues back to that
- * force, as a power loss leaves them (unforced pages gone: preallocated files read zeroes there). The checkpoint was
- * last written at the child's open, so the cut is no lower than its flushed offsets: a state a real crash can leave.
+ * force, as a power loss leaves them (unforced pages gone: preallocated files read zeroes there), or only the
+ * CommitLog, further on (the kernel had written back some pages of each). The checkpoint was last written at the
+ * child's open, so every cut is no lower than its flushed offsets: a state a real crash can leave.
  * After reopening, no queue offset answered before the crash is handed out again and readers cross the gap.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -31,21 +32,33 @@ class MachineCrashTest {
     @Test
     void afterLosingTheUnforcedTailNoAnsweredQueueOffsetIsHandedOutAgainAndReadsCrossTheGap(@TempDir Path dir)
             throws Exception {
+        crashCutAndCheck(dir, CrashWriterMain.FLUSH_POINT, true);
+    }
+
+    /** The kernel wrote back some CommitLog pages after the force, and every ConsumeQueue page. */
+    @Test
+    void afterLosingPartOfTheUnforcedTailWithTheConsumeQueuesAheadOfTheCommitLogNoOffsetIsReused(@TempDir Path dir)
+            throws Exception {
+        crashCutAndCheck(dir, CrashWriterMain.FLUSH_POINT + SENT_AFTER_FLUSH / 2, false);
+    }
+
+    /** Runs the child, cuts the CommitLog at record {@code keptRecords} (and the ConsumeQueues with it), reopens. */
+    private static void crashCutAndCheck(Path dir, int keptRecords, boolean cutQueues) throws Exception {
         List<String[]> sent = ProcessCrashTest.runChildAndKill(dir, FlushDiskType.ASYNC_FLUSH, "SENT ",
                 CrashWriterMain.FLUSH_POINT + SENT_AFTER_FLUSH, CrashWriterMain.SLOW_FORCES);
-        long cut = Long.parseLong(sent.get(CrashWriterMain.FLUSH_POINT)[2]);   // first record after the force
+        long cut = Long.parseLong(sent.get(keptRecords)[2]);   // the first record the crash lost
         assertCheckpointAtOrBelow(dir, cut);
         long[] keptEntries = new long[CrashWriterMain.QUEUES];
         long[] highestAnswered = new long[CrashWriterMain.QUEUES];
         for (int i = 0; i < sent.size(); i++) {
             int queueId = Integer.parseInt(sent.get(i)[0]);
             highestAnswered[queueId] = Math.max(highestAnswered[queueId], Long.parseLong(sent.get(i)[1]));
-            if (i < CrashWriterMain.FLUSH_POINT) {
+            if (i < keptRecords) {
                 keptEntries[queueId]++;
             }
         }
         cutCommitLog(dir.resolve("commitlog"), cut);
-        for (int queueId = 0; queueId < CrashWriterMain.QUEUES; queueId++) {
+        for (int queueId = 0; cutQueues && queueId < CrashWriterMain.QUEUES; queueId++) {
             cutConsumeQueue(dir.resolve("consumequeue").resolve(CrashWriterMain.TOPIC).resolve("" + queueId),
                     keptEntries[queueId] * ConsumeQueue.ENTRY_BYTES);
         }
@@ -53,7 +66,7 @@ class MachineCrashTest {
         try (MessageStore store = MessageStore.open(TestStores.config(dir, FlushDiskType.ASYNC_FLUSH))) {
             assertFalse(store.recoveryReport().cleanShutdown());
             assertEquals(cut, store.getCommitLogMaxOffset(), "the cut tail is gone, as after a power loss");
-            ProcessCrashTest.assertFound(store, sent.subList(0, CrashWriterMain.FLUSH_POINT));
+            ProcessCrashTest.assertFound(store, sent.subList(0, keptRecords));
             for (int queueId = 0; queueId < CrashWriterMain.QUEUES; queueId++) {
                 assertTrue(keptEntries[queueId] <= highestAnswered[queueId], "the crash lost answered offsets");
                 AppendResult after = store.append(TestStores.message(CrashWriterMain.TOPIC, queueId, 9_000, "t"));
