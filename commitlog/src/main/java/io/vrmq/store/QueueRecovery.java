@@ -84,7 +84,7 @@ final class QueueRecovery {
                 }
                 queueOffsets.raise(topic, queueId, bound);
                 log.warn("queue {}-{}: offsets {} to {} may have been handed out before the crash and their messages"
-                        + " lost; they stay blank, the next message takes offset {}", topic, queueId, recovered,
+                        + " lost; they are skipped (blank), the next message takes offset {}", topic, queueId, recovered,
                         bound - 1, bound);
             }
         }));
