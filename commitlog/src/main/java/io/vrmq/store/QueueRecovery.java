@@ -84,8 +84,8 @@ final class QueueRecovery {
                 }
                 queueOffsets.raise(topic, queueId, bound);
                 log.warn("queue {}-{}: offsets {} to {} may have been handed out before the crash and their messages"
-                        + " lost; they are skipped (blank), the next message takes offset {}", topic, queueId, recovered,
-                        bound - 1, bound);
+                        + " lost; they are skipped (blank), the next message takes offset {}", topic, queueId,
+                        recovered, bound - 1, bound);
             }
         }));
     }

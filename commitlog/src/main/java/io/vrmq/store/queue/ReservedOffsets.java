@@ -27,8 +27,8 @@ import org.slf4j.LoggerFactory;
  * compacted (rewritten atomically) at open and whenever it would pass {@code reservedOffsetFileMaxBytes}.
  *
  * <p>After a clean shutdown every offset handed out is in the forced ConsumeQueues, so bounds are not needed: close
- * empties the file ({@link #forgetAll}) and a clean open ignores it. After a crash the bounds read are kept in the new file until
- * the next clean shutdown, so a second crash before the recovered blanks reach disk still skips them.
+ * empties the file ({@link #forgetAll}) and a clean open ignores it. After a crash the bounds read are kept in the
+ * new file until the next clean shutdown, so a second crash before the recovered blanks reach disk still skips them.
  *
  * <p>Where the force runs: on the store's writer thread (a worker, never an event loop), inside the append that
  * needs it. Measured on the store benchmark's single hot queue: about 25 writes per million appends, each about

@@ -109,7 +109,8 @@ class ReservedOffsetsTest {
     @Test
     void aTornLastRecordIsIgnoredAndTheBoundsBeforeItAreKept(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("r");
-        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path, List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
+        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path,
+                List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
         long firstEnd = file.sizeBytes();
         file.append(List.of(new ReservedOffsetsFile.Entry("T", 0, 192), new ReservedOffsetsFile.Entry("U", 3, 64)));
         try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "rw")) {
@@ -133,12 +134,14 @@ class ReservedOffsetsTest {
             throws Exception {
         Path path = dir.resolve("r");
         assertFalse(ReservedOffsetsFile.read(path).existed());
-        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path, List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
+        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path,
+                List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
         file.append(List.of(new ReservedOffsetsFile.Entry("T", 0, 128)));
         byte[] bytes = Files.readAllBytes(path);
         bytes[ReservedOffsetsFile.HEADER_BYTES + ReservedOffsetsFile.RECORD_HEADER_BYTES + 3] ^= 0x40;
         Files.write(path, bytes);   // the first record's body no longer matches its CRC, a record follows it
-        IllegalStateException middle = assertThrows(IllegalStateException.class, () -> ReservedOffsetsFile.read(path));
+        IllegalStateException middle = assertThrows(IllegalStateException.class,
+                () -> ReservedOffsetsFile.read(path));
         assertTrue(middle.getMessage().contains(path.toString()), middle.getMessage());
         assertThrows(IllegalStateException.class,
                 () -> ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock),
