@@ -6,6 +6,7 @@ import io.vrmq.store.index.IndexService;
 import io.vrmq.store.queue.ConsumeQueue;
 import io.vrmq.store.queue.ConsumeQueueTable;
 import io.vrmq.store.queue.QueueOffsets;
+import io.vrmq.store.queue.ReservedOffsets;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -34,11 +35,13 @@ final class ControllerWrites {
     private final WriteGate gate;
     private final ReplicaWriter replicaWriter;
     private final QueueOffsets queueOffsets;
+    private final ReservedOffsets reservedOffsets;
     private final ConcurrentSkipListMap<Long, DamagedRange> damaged;
 
     ControllerWrites(StoreConfig config, CommitLog commitLog, ConsumeQueueTable queues, IndexService index,
                      Dispatcher dispatcher, StoreServices services, WriteGate gate, ReplicaWriter replicaWriter,
-                     QueueOffsets queueOffsets, ConcurrentSkipListMap<Long, DamagedRange> damaged) {
+                     QueueOffsets queueOffsets, ReservedOffsets reservedOffsets,
+                     ConcurrentSkipListMap<Long, DamagedRange> damaged) {
         this.config = config;
         this.commitLog = commitLog;
         this.queues = queues;
@@ -48,6 +51,7 @@ final class ControllerWrites {
         this.gate = gate;
         this.replicaWriter = replicaWriter;
         this.queueOffsets = queueOffsets;
+        this.reservedOffsets = reservedOffsets;
         this.damaged = damaged;
     }
 
@@ -70,6 +74,7 @@ final class ControllerWrites {
         try {
             requireOpen();
             replicaWriter.reset();
+            reservedOffsets.forgetAll();   // the master assigns queue offsets now; a crash must not skip them
             gate.claim(WriteGate.Writer.REPLICATION);
             log.info("store {} takes replicated bytes from offset {}", config.storePathRootDir(),
                     commitLog.maxOffset());
@@ -86,6 +91,7 @@ final class ControllerWrites {
             replicaWriter.reset();
             long dispatched = dispatcher.dispatchedOffset();   // before the ConsumeQueues are read
             QueueOffsetsRebuild.rebuild(commitLog, queues, dispatched, queueOffsets);
+            QueueRecovery.skipReservedOffsets(queues, queueOffsets, reservedOffsets, false);   // bounds of a crash
             gate.claim(WriteGate.Writer.OWN_APPENDS);
             log.info("store {} takes its own appends from offset {} (dispatched to {})", config.storePathRootDir(),
                     commitLog.maxOffset(), dispatched);
@@ -120,6 +126,7 @@ final class ControllerWrites {
             dispatcher.setConfirmOffset(offset);
         }
         QueueOffsetsRebuild.rebuild(commitLog, queues, dispatcher.dispatchedOffset(), queueOffsets);
+        reservedOffsets.forgetAll();   // offsets above the kept records are free again (see ConsumeQueue.truncateTo)
     }
 
     /** Best effort: the rebuild after it counts undispatched records anyway; waiting lets consumers see them. */

@@ -8,6 +8,7 @@ import io.vrmq.store.format.HostAddress;
 import io.vrmq.store.index.IndexService;
 import io.vrmq.store.queue.ConsumeQueue;
 import io.vrmq.store.queue.ConsumeQueueTable;
+import io.vrmq.store.queue.ReservedOffsets;
 import io.vrmq.store.segment.SegmentedLog;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -61,11 +62,12 @@ public final class MessageStore implements AutoCloseable {
     private final ConcurrentSkipListMap<Long, DamagedRange> damaged;
     private final ControllerWrites controllerWrites;
     private final RecoveryReport recoveryReport;
+    private final ReservedOffsets reservedOffsets;
     private volatile boolean closed;
 
     private MessageStore(StoreConfig config, StoreOptions options, StoreFiles files, Checkpoint checkpoint,
                          CommitLog commitLog, ConsumeQueueTable queues, IndexService index,
-                         QueueRecovery.Result recovered) {
+                         ReservedOffsets reservedOffsets, QueueRecovery.Result recovered) {
         this.config = config;
         this.files = files;
         this.commitLog = commitLog;
@@ -78,11 +80,12 @@ public final class MessageStore implements AutoCloseable {
         this.recoveryReport = recovered.report();
         this.services = new StoreServices(config, options, commitLog, queues, index, checkpoint, dispatcher);
         this.gate = new WriteGate();
-        this.writer = new StoreWriter(config, commitLog, recovered.queueOffsets(), dispatcher, services.flusher(),
-                services.retention(), options.clock(), gate);
+        this.writer = new StoreWriter(config, commitLog, recovered.queueOffsets(), reservedOffsets, dispatcher,
+                services.flusher(), services.retention(), options.clock(), gate);
         this.replicaWriter = new ReplicaWriter(config, commitLog, dispatcher, services.retention(), gate);
         this.controllerWrites = new ControllerWrites(config, commitLog, queues, index, dispatcher, services, gate,
-                replicaWriter, recovered.queueOffsets(), damaged);
+                replicaWriter, recovered.queueOffsets(), reservedOffsets, damaged);
+        this.reservedOffsets = reservedOffsets;
     }
 
     /** Opens with the system clock, the real disk and RocketMQ's tagsCode rule. */
@@ -106,6 +109,8 @@ public final class MessageStore implements AutoCloseable {
             files.createAbortFile();
             OpenCancellation cancellation = new OpenCancellation(options.isOpenCancelled());
             Checkpoint checkpoint = Checkpoint.open(files.checkpointFile());
+            ReservedOffsets reservedOffsets = ReservedOffsets.open(files.reservedOffsetsFile(), clean,
+                    config.reservedOffsetBlockMax(), config.reservedOffsetFileMaxBytes(), options.clock());
             SegmentedLog segments = SegmentedLog.open(files.commitLogDirectory(), config.mappedFileSizeCommitLog());
             ConsumeQueueTable queues = ConsumeQueueTable.open(files.consumeQueueDirectory(),
                     config.mappedFileSizeConsumeQueue());
@@ -118,10 +123,10 @@ public final class MessageStore implements AutoCloseable {
             CommitLog commitLog = new CommitLog(segments, HostAddress.of(config.storeHost()), outcome.endOffset(),
                     () -> options.disk().usableBytes(config.storePathRootDir()));
             QueueRecovery.Result recovered = QueueRecovery.recover(commitLog, queues, index, checkpoint, outcome, clean,
-                    options.tagsCodes(), options.dispatchGatedByConfirmOffset(), cancellation);
+                    options.tagsCodes(), options.dispatchGatedByConfirmOffset(), reservedOffsets, cancellation);
             cancellation.check("starting the store threads", outcome.endOffset());
             MessageStore store = new MessageStore(config, options, files, checkpoint, commitLog, queues, index,
-                    recovered);
+                    reservedOffsets, recovered);
             store.services.start();
             return store;
         } catch (RuntimeException e) {
@@ -202,7 +207,8 @@ public final class MessageStore implements AutoCloseable {
      * From now on this store takes its own appends and refuses replicated bytes. Waits (up to
      * {@code ControllerWrites.DISPATCH_CATCH_UP_WAIT_MS}, 10 s) for the dispatcher to reach its limit, then recomputes the queue offsets the
      * writer hands out from the ConsumeQueues and the records not yet dispatched (so records held back by the
-     * confirm-offset gate keep their offsets). Writer thread.
+     * confirm-offset gate keep their offsets), raised to the bounds reserved before a crash (unless a truncation or
+     * a switch to replica since the open gave those offsets to a new master). Writer thread.
      */
     public void switchToOwnAppends() {
         controllerWrites.switchToOwnAppends();
@@ -409,6 +415,7 @@ public final class MessageStore implements AutoCloseable {
         closed = true;
         gate.stop();
         services.stop();
+        reservedOffsets.forgetAll();   // everything is forced: no reserved bound is needed any more
         files.removeAbortFile();
         files.unlock();
         log.info("store {} closed at commit log offset {}", config.storePathRootDir(), commitLog.maxOffset());

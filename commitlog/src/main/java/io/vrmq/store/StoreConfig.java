@@ -1,5 +1,6 @@
 package io.vrmq.store;
 
+import io.vrmq.store.queue.ReservedOffsets;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Map;
@@ -30,6 +31,9 @@ import java.util.Map;
  * @param accessMessageInMemoryMaxRatio percent of physical memory behind the CommitLog's max offset that reads count
  *                                    as page-cache hits; older records count as disk reads and a read ending there
  *                                    suggests pulling from a slave (RocketMQ's rule, default 40)
+ * @param reservedOffsetBlockMax      ASYNC_FLUSH: most queue offsets one durable reservation covers ahead of a busy
+ *                                    queue, so the most offsets a machine crash can leave blank in one queue (ours)
+ * @param reservedOffsetFileMaxBytes  size past which the reserved offsets log is compacted (ours)
  */
 public record StoreConfig(
         Path storePathRootDir,
@@ -51,7 +55,9 @@ public record StoreConfig(
         int maxIndexHashSlots,
         int maxIndexCount,
         InetSocketAddress storeHost,
-        int accessMessageInMemoryMaxRatio) {
+        int accessMessageInMemoryMaxRatio,
+        long reservedOffsetBlockMax,
+        long reservedOffsetFileMaxBytes) {
 
     /** Bytes of one ConsumeQueue entry; file sizes must be a multiple of it. */
     public static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
@@ -95,6 +101,11 @@ public record StoreConfig(
         require(storeHost != null && !storeHost.isUnresolved(), "storeHost", storeHost);
         require(accessMessageInMemoryMaxRatio >= 0 && accessMessageInMemoryMaxRatio <= 100,
                 "accessMessageInMemoryMaxRatio (percent, 0..100)", accessMessageInMemoryMaxRatio);
+        require(reservedOffsetBlockMax >= ReservedOffsets.INITIAL_BLOCK && reservedOffsetBlockMax <= 1L << 30,
+                "reservedOffsetBlockMax (" + ReservedOffsets.INITIAL_BLOCK + ".." + (1L << 30) + ")",
+                reservedOffsetBlockMax);
+        require(reservedOffsetFileMaxBytes >= 64 * 1024 && reservedOffsetFileMaxBytes <= 1L << 30,
+                "reservedOffsetFileMaxBytes (64 KiB..1 GiB)", reservedOffsetFileMaxBytes);
     }
 
     /** RocketMQ's defaults, rooted at {@code root}, store host 127.0.0.1:10911. */
@@ -128,7 +139,9 @@ public record StoreConfig(
                 v.integer("maxIndexHashSlots", 5_000_000),
                 v.integer("maxIndexCount", 20_000_000),
                 v.address("storeHost", "127.0.0.1:10911"),
-                v.integer("accessMessageInMemoryMaxRatio", 40));
+                v.integer("accessMessageInMemoryMaxRatio", 40),
+                v.longValue("reservedOffsetBlockMax", 65_536),
+                v.longValue("reservedOffsetFileMaxBytes", 4L * 1024 * 1024));
     }
 
     /** A copy with one value replaced by name, for tests and overrides; same validation. */
@@ -161,6 +174,8 @@ public record StoreConfig(
         m.put("maxIndexCount", maxIndexCount);
         m.put("storeHost", storeHost.getAddress().getHostAddress() + ":" + storeHost.getPort());
         m.put("accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio);
+        m.put("reservedOffsetBlockMax", reservedOffsetBlockMax);
+        m.put("reservedOffsetFileMaxBytes", reservedOffsetFileMaxBytes);
         return m;
     }
 

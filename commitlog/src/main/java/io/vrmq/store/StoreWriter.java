@@ -5,13 +5,17 @@ import io.vrmq.store.dispatch.Dispatcher;
 import io.vrmq.store.flush.CommitLogFlusher;
 import io.vrmq.store.format.EncodedMessage;
 import io.vrmq.store.queue.QueueOffsets;
+import io.vrmq.store.queue.ReservedOffsets;
+import java.io.UncheckedIOException;
 import java.time.InstantSource;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then a wakeup for the dispatcher
- * and (SYNC_FLUSH) a durability future from the flusher.
+ * and (SYNC_FLUSH) a durability future from the flusher. Under ASYNC_FLUSH every queue offset handed out is first
+ * covered by a forced {@link ReservedOffsets} bound (a write only every block of offsets), so a machine crash
+ * cannot make it be handed out again.
  *
  * <p>Single writer: calls must not overlap; the {@link WriteGate} shared with {@link ReplicaWriter} turns an
  * overlapping call into IllegalStateException, lets close wait for an append in progress, and refuses appends on a
@@ -26,6 +30,8 @@ final class StoreWriter {
     private final MessageEncoder encoder;
     private final CommitLog commitLog;
     private final QueueOffsets queueOffsets;
+    private final ReservedOffsets reservedOffsets;
+    private final boolean reservesOffsets;
     private final Dispatcher dispatcher;
     private final CommitLogFlusher flusher;
     private final RetentionService retention;
@@ -34,13 +40,17 @@ final class StoreWriter {
     private final EncodedMessage[] single = new EncodedMessage[1];
     private long lastStoreTimestamp;
 
-    StoreWriter(StoreConfig config, CommitLog commitLog, QueueOffsets queueOffsets, Dispatcher dispatcher,
-                CommitLogFlusher flusher, RetentionService retention, InstantSource clock, WriteGate gate) {
+    StoreWriter(StoreConfig config, CommitLog commitLog, QueueOffsets queueOffsets, ReservedOffsets reservedOffsets,
+                Dispatcher dispatcher, CommitLogFlusher flusher, RetentionService retention, InstantSource clock,
+                WriteGate gate) {
         this.config = config;
         this.encoder = new MessageEncoder(config.maxMessageSize(), config.mappedFileSizeCommitLog(),
                 commitLog.storeHost());
         this.commitLog = commitLog;
         this.queueOffsets = queueOffsets;
+        this.reservedOffsets = reservedOffsets;
+        // SYNC_FLUSH answers a producer only after the force; see the README on what it can still lose.
+        this.reservesOffsets = config.flushDiskType() == FlushDiskType.ASYNC_FLUSH;
         this.dispatcher = dispatcher;
         this.flusher = flusher;
         this.retention = retention;
@@ -96,6 +106,7 @@ final class StoreWriter {
     /** Forgets the topic's queue counters (topic deletion): its next append starts at offset 0 again. */
     void removeTopic(String topic) {
         queueOffsets.removeTopic(topic);
+        reservedOffsets.removeTopic(topic);
     }
 
     private EncodedMessage[] encodeBatch(List<MessageToStore> messages) throws RejectedMessageException {
@@ -122,6 +133,12 @@ final class StoreWriter {
     private AppendResult write(EncodedMessage[] messages, int count, int totalBytes, String topic, int queueId,
                                boolean takesOffset) {
         long queueOffset = takesOffset ? queueOffsets.take(topic, queueId, count) : 0;
+        if (takesOffset && reservesOffsets) {
+            AppendResult refusal = reserve(topic, queueId, queueOffset, count);
+            if (refusal != null) {
+                return refusal;
+            }
+        }
         long storeTimestamp = nextStoreTimestamp();
         long commitLogOffset = commitLog.append(messages, count, totalBytes, queueOffset, storeTimestamp);
         if (commitLogOffset < 0) {
@@ -138,6 +155,18 @@ final class StoreWriter {
                 : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
         return new AppendResult(AppendStatus.PUT_OK, commitLogOffset, queueOffset, count, totalBytes,
                 storeTimestamp, commitLog.storeHost(), durability, null);
+    }
+
+    /** Covers offsets [queueOffset, queueOffset + count) with a forced bound; a refusal when that fails. */
+    private AppendResult reserve(String topic, int queueId, long queueOffset, int count) {
+        try {
+            reservedOffsets.cover(topic, queueId, queueOffset + count, queueOffsets);
+            return null;
+        } catch (UncheckedIOException e) {
+            queueOffsets.giveBack(topic, queueId, count);
+            return AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE, "cannot reserve queue offsets of "
+                    + topic + "-" + queueId + ": " + e.getMessage());
+        }
     }
 
     private AppendResult refusal() {

@@ -15,7 +15,9 @@
  *
  * <p>Durability: SYNC_FLUSH futures complete after a force that covers the append (group commit: one force serves
  * every waiter registered before it started). ASYNC_FLUSH: a machine crash loses at most what was written since
- * the last interval force; a process crash loses nothing that {@code append} returned for.
+ * the last interval force, but not the queue offsets of those messages: they are covered by forced reserved bounds
+ * ({@link io.vrmq.store.queue.ReservedOffsets}) and stay blank after recovery. A process crash loses nothing that
+ * {@code append} returned for.
  *
  * <p>Recovery: damaged records are skipped and reported ({@link io.vrmq.store.RecoveryReport}), never served;
  * queue offsets once handed out are never reused; cut or torn tails recover to the last whole record.

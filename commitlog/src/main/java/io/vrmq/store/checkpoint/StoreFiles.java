@@ -41,6 +41,11 @@ public final class StoreFiles {
         return root.resolve("checkpoint");
     }
 
+    /** See {@code io.vrmq.store.queue.ReservedOffsetsFile}. */
+    public Path reservedOffsetsFile() {
+        return root.resolve("reservedoffsets");
+    }
+
     public Path abortFile() {
         return root.resolve("abort");
     }

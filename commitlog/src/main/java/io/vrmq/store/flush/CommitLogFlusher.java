@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  * <li>Interval flush (the durability rule of ASYNC_FLUSH; harmless under SYNC_FLUSH): every
  * {@code flushIntervalCommitLogMs} it forces when at least {@code flushCommitLogLeastPages} pages are dirty, or everything once {@code flushCommitLogThoroughIntervalMs} has passed. A crash of the machine
  * (not just the process) can therefore lose what was written since the last force: at most one interval's worth of
- * appends, or a few pages more when the writes were slow. A killed process loses nothing that reached the mapped
- * pages: the kernel still writes them.</li>
+ * appends, or a few pages more when the writes were slow (their queue offsets are not lost: see
+ * {@code ReservedOffsets}). A killed process loses nothing that reached the mapped pages: the kernel still writes
+ * them.</li>
  * <li>Waiters not served within {@code syncFlushTimeoutMs} complete with FLUSH_DISK_TIMEOUT ({@link #expireWaiters},
  * run by the store's scheduler so a force stuck in the kernel cannot hold the timeouts back).</li>
  * </ul>

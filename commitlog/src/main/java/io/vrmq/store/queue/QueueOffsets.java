@@ -29,6 +29,13 @@ public final class QueueOffsets {
         next.clear();
     }
 
+    /** The next offset of a queue without creating it: 0 when unknown. Writer only. */
+    public long peek(String topic, int queueId) {
+        Map<Integer, long[]> byId = next.get(topic);
+        long[] counter = byId == null ? null : byId.get(queueId);
+        return counter == null ? 0 : counter[0];
+    }
+
     /** Returns the next offset and advances it by {@code count}. Writer only. */
     public long take(String topic, int queueId, int count) {
         long[] counter = counter(topic, queueId);

@@ -1,0 +1,177 @@
+package io.vrmq.store.queue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.RandomAccessFile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.InstantSource;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reserved offsets log and its owner. A damaged file is refused with an error naming it (safe: the store does
+ * not open and hand out offsets it cannot prove unused); only a torn last record, which a crash during its
+ * unfinished write leaves, is ignored.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class ReservedOffsetsTest {
+    private static final long BLOCK_MAX = 1024;
+    private static final long FILE_MAX_BYTES = 64 * 1024;
+
+    private final Clock clock = new Clock();
+
+    @Test
+    void boundsWrittenBeforeACrashAreReadBackAndAnOffsetIsNeverHandedOutAtOrAboveItsBound(@TempDir Path dir) {
+        Path path = dir.resolve(ReservedOffsetsFile.FILE_NAME);
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        QueueOffsets next = new QueueOffsets();
+        long handedOutEnd = 0;
+        for (int i = 0; i < 500; i++) {
+            long offset = next.take("T", 1, 1);
+            reserved.cover("T", 1, offset + 1, next);
+            assertTrue(offset < reserved.bound("T", 1), "offset " + offset + " not below its bound");
+            handedOutEnd = offset + 1;
+        }
+        assertTrue(reserved.writeCount() < 10, "blocks grow for a busy queue: " + reserved.writeCount());
+
+        ReservedOffsets reopened = ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        long bound = reopened.recovered().get("T").get(1);
+        assertTrue(bound >= handedOutEnd, "bound " + bound + " below the offsets handed out " + handedOutEnd);
+        assertEquals(bound, ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock).recovered()
+                .get("T").get(1), "a second crash before any append still finds the bound");
+        assertTrue(ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock).recovered().isEmpty(),
+                "a clean shutdown needs no bounds");
+    }
+
+    @Test
+    void aQuietQueueKeepsASmallBlockAndOneWriteRenewsEveryQueueNearItsBound(@TempDir Path dir) {
+        ReservedOffsets reserved = ReservedOffsets.open(dir.resolve("r"), true, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        QueueOffsets next = new QueueOffsets();
+        for (int queueId = 0; queueId < 8; queueId++) {
+            reserved.cover("T", queueId, next.take("T", queueId, 1) + 1, next);
+        }
+        assertEquals(8, reserved.writeCount());
+        for (int queueId = 0; queueId < 8; queueId++) {   // every queue uses most of its block
+            next.take("T", queueId, (int) ReservedOffsets.INITIAL_BLOCK - 10);
+        }
+        clock.advance(5_000);
+        reserved.cover("T", 0, next.take("T", 0, 20) + 20, next);
+        long writes = reserved.writeCount();
+        for (int queueId = 1; queueId < 8; queueId++) {
+            reserved.cover("T", queueId, next.take("T", queueId, 20) + 20, next);
+        }
+        assertEquals(writes, reserved.writeCount(), "the other queues were renewed in the same write");
+        assertEquals(next.peek("T", 0) + ReservedOffsets.INITIAL_BLOCK, reserved.bound("T", 0),
+                "a block used up in 5 s keeps its size");
+    }
+
+    @Test
+    void theLogIsCompactedBeforeItPassesItsLimitAndKeepsEveryBound(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("r");
+        long fileMaxBytes = 1024;
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, ReservedOffsets.INITIAL_BLOCK, fileMaxBytes,
+                clock);
+        QueueOffsets next = new QueueOffsets();
+        for (int i = 0; i < 20_000; i++) {
+            int queueId = i % 3;
+            reserved.cover("T", queueId, next.take("T", queueId, 1) + 1, next);
+            assertTrue(Files.size(path) <= fileMaxBytes);
+        }
+        Map<Integer, Long> read = ReservedOffsetsFile.read(path).bounds().get("T");
+        for (int queueId = 0; queueId < 3; queueId++) {
+            assertEquals(reserved.bound("T", queueId), read.get(queueId));
+            assertTrue(read.get(queueId) >= next.peek("T", queueId));
+        }
+    }
+
+    @Test
+    void aDeletedTopicsBoundsAreForgotten(@TempDir Path dir) {
+        Path path = dir.resolve("r");
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        QueueOffsets next = new QueueOffsets();
+        reserved.cover("Gone", 0, next.take("Gone", 0, 1) + 1, next);
+        reserved.cover("Kept", 0, next.take("Kept", 0, 1) + 1, next);
+        reserved.removeTopic("Gone");
+        Map<String, Map<Integer, Long>> read = ReservedOffsetsFile.read(path).bounds();
+        assertFalse(read.containsKey("Gone") && read.get("Gone").containsKey(0));
+        assertTrue(read.get("Kept").get(0) > 0);
+    }
+
+    @Test
+    void aTornLastRecordIsIgnoredAndTheBoundsBeforeItAreKept(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("r");
+        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path,
+                List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
+        long firstEnd = file.sizeBytes();
+        file.append(List.of(new ReservedOffsetsFile.Entry("T", 0, 192), new ReservedOffsetsFile.Entry("U", 3, 64)));
+        try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "rw")) {
+            raf.setLength(firstEnd + 11);   // the second record's write was cut by the crash
+        }
+        ReservedOffsetsFile.Contents contents = ReservedOffsetsFile.read(path);
+        assertTrue(contents.hadTornTail());
+        assertEquals(Map.of("T", Map.of(0, 64L)), contents.bounds());
+
+        try (RandomAccessFile raf = new RandomAccessFile(path.toFile(), "rw")) {   // whole length, wrong bytes
+            raf.setLength(firstEnd);
+            raf.seek(firstEnd);
+            raf.write(new byte[] {0, 0, 0, 4, 1, 2, 3, 4, 9, 9, 9, 9});
+        }
+        assertTrue(ReservedOffsetsFile.read(path).hadTornTail());
+        assertEquals(Map.of("T", Map.of(0, 64L)), ReservedOffsetsFile.read(path).bounds());
+    }
+
+    @Test
+    void garbageOrAWrongHeaderIsRefusedNamingTheFileAndAMissingFileReadsAsEmpty(@TempDir Path dir)
+            throws Exception {
+        Path path = dir.resolve("r");
+        assertFalse(ReservedOffsetsFile.read(path).existed());
+        ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path,
+                List.of(new ReservedOffsetsFile.Entry("T", 0, 64)));
+        file.append(List.of(new ReservedOffsetsFile.Entry("T", 0, 128)));
+        byte[] bytes = Files.readAllBytes(path);
+        bytes[ReservedOffsetsFile.HEADER_BYTES + ReservedOffsetsFile.RECORD_HEADER_BYTES + 3] ^= 0x40;
+        Files.write(path, bytes);   // the first record's body no longer matches its CRC, a record follows it
+        IllegalStateException middle = assertThrows(IllegalStateException.class,
+                () -> ReservedOffsetsFile.read(path));
+        assertTrue(middle.getMessage().contains(path.toString()), middle.getMessage());
+        assertThrows(IllegalStateException.class,
+                () -> ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock),
+                "a crash start refuses the damaged file");
+        assertTrue(ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock).recovered().isEmpty(),
+                "a clean start does not need it and starts it afresh");
+
+        Files.write(path, "not a reserved offsets file".getBytes());
+        IllegalStateException header = assertThrows(IllegalStateException.class, () -> ReservedOffsetsFile.read(path));
+        assertTrue(header.getMessage().contains("header"), header.getMessage());
+        Files.write(path, new byte[3]);
+        assertThrows(IllegalStateException.class, () -> ReservedOffsetsFile.read(path));
+    }
+
+    /** A clock the test moves by hand. */
+    private static final class Clock implements InstantSource {
+        private long millis = 1_700_000_000_000L;
+
+        void advance(long deltaMillis) {
+            millis += deltaMillis;
+        }
+
+        @Override
+        public Instant instant() {
+            return Instant.ofEpochMilli(millis);
+        }
+
+        @Override
+        public long millis() {
+            return millis;
+        }
+    }
+}
