@@ -3,10 +3,14 @@ package io.vrmq.namesrv;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
+import io.vrmq.console.ConsoleFiles;
+import io.vrmq.namesrv.admin.BrokerAdminAddresses;
 import io.vrmq.namesrv.admin.NameServerAdminRouter;
 import io.vrmq.namesrv.kv.KvConfigStore;
 import io.vrmq.namesrv.metrics.NameServerMetrics;
@@ -42,6 +46,8 @@ public final class NameServerVerticle extends VerticleBase {
     private RouteTables routes;
     private RemotingServer remotingServer;
     private HttpServer adminServer;
+    private HttpClient consoleProxyClient;
+    private final BrokerAdminAddresses adminAddresses = new BrokerAdminAddresses();
     private long scanTimer = -1;
     private int remotingPort;
     private int adminPort = -1;
@@ -82,7 +88,8 @@ public final class NameServerVerticle extends VerticleBase {
 
     private ProcessorTable processors(RemotingJson json, KvConfigStore kvConfig) {
         ProcessorTable.Builder table = ProcessorTable.builder();
-        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
+        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable)
+            .withAdminAddresses(adminAddresses).registerInto(table);
         new RouteQueryProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
         new TopicAdminProcessor(routes, json).registerInto(table);
         new KvConfigProcessor(kvConfig, json).registerInto(table);
@@ -95,8 +102,13 @@ public final class NameServerVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         adminServer = vertx.createHttpServer(new HttpServerOptions().setHost(config.adminHost()));
-        return adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json, registry))
-            .listen(config.adminPort())
+        consoleProxyClient = vertx.createHttpClient(new HttpClientOptions()
+            .setConnectTimeout((int) config.limits().requestTimeoutMs()));
+        // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
+        return vertx.executeBlocking(ConsoleFiles::load)
+            .compose(consoleFiles -> adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json,
+                registry, adminAddresses, consoleProxyClient, config.limits().requestTimeoutMs(), consoleFiles))
+                .listen(config.adminPort()))
             .map(server -> {
                 adminPort = server.actualPort();
                 return null;
@@ -126,7 +138,8 @@ public final class NameServerVerticle extends VerticleBase {
         if (scanTimer >= 0) {
             vertx.cancelTimer(scanTimer);
         }
-        Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
+        Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close()
+            .eventually(() -> consoleProxyClient.close());
         // In-flight requests get half of shutdownGraceMs, the launcher's bound for the whole stop.
         return Future.all(remotingServer.shutdown(config.shutdownGraceMs() / 2), admin)
             .onComplete(done -> log.info("name server stopped"));

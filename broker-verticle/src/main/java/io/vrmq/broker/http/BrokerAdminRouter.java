@@ -11,10 +11,11 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.admin.SystemTopicNames;
 import io.vrmq.broker.admin.TopicAdmin;
 import io.vrmq.broker.metrics.StoreGauges;
+import io.vrmq.console.ConsoleFiles;
 
 /**
  * The broker's HTTP/JSON admin router: health, topics, groups, messages, broker runtime and config under
- * {@code /api/v1}, and Prometheus metrics at {@code /metrics}. Writes need the bearer token when adminToken is set.
+ * {@code /api/v1}, Prometheus metrics at {@code /metrics}, and the web console at {@code /}. Writes need the bearer token when adminToken is set.
  * Errors are JSON {@code {"error": "...", "status": N}} with the same HTTP status. Handlers run on the event loop and
  * hand every store read to the reader pool.
  */
@@ -26,7 +27,7 @@ public final class BrokerAdminRouter {
     }
 
     public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
-                                StoreGauges storeGauges, long bootTimestampMs) {
+                                StoreGauges storeGauges, long bootTimestampMs, ConsoleFiles consoleFiles) {
         HttpReplies replies = new HttpReplies(broker.json());
         Router router = Router.router(vertx);
         router.route().handler(new BearerTokenGuard(broker.config().adminToken()));
@@ -35,6 +36,7 @@ public final class BrokerAdminRouter {
         new TopicRoutes(broker, new TopicAdmin(broker, new SystemTopicNames(broker.config())), replies).mount(router);
         new GroupRoutes(broker, replies).mount(router);
         new MessageRoutes(broker, replies).mount(router);
+        new ConsoleRoutes(broker, replies).mount(router);
         Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(registry);
         router.get("/metrics").handler(context -> storeGauges.refresh().onComplete(refreshed -> {
             if (refreshed.failed()) {
@@ -43,6 +45,7 @@ public final class BrokerAdminRouter {
                 scrape.handle(context);
             }
         }));
+        router.get().handler(new ConsolePages(consoleFiles)::handle);
         router.route().last().handler(context -> HttpReplies.error(context, HttpError.NOT_FOUND,
             "no such resource: " + context.request().method() + " " + context.request().path()));
         router.route().failureHandler(context -> {
