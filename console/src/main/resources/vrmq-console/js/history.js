@@ -1,5 +1,6 @@
 // Samples the metrics every few seconds while the tab is open, whatever page is shown, and keeps the last minutes
-// for the live charts: put/get TPS per broker (the broker's own 10-second rate) and the total lag per consumer group.
+// for the live charts: put/get TPS per broker (the broker's own 10-second rate, with the broker's ten-minute history
+// as the past) and the total lag per consumer group (from when the tab opened: brokers keep no lag history).
 
 import * as api from './api.js';
 
@@ -11,6 +12,7 @@ const MAX_SAMPLED_GROUPS = 30;
 const series = new Map();      // key -> [[t, v], ...]
 const latest = {runtimes: new Map(), lags: new Map(), brokers: []};
 const listeners = new Set();
+const seeded = new Set();     // brokers whose TPS past came from their own ten-minute history
 let timer = null;
 let running = false;
 
@@ -62,6 +64,13 @@ async function sample() {
   latest.brokers = brokers;
   await Promise.all(brokers.filter(b => b.reachable).map(async broker => {
     try {
+      if (!seeded.has(broker.brokerAddr)) {
+        // The broker keeps ten minutes of once-a-second samples: the charts start with that past, not empty.
+        const past = await api.get(broker, 'api/v1/broker/tps-history?stepMs=5000');
+        series.set(`put:${broker.brokerAddr}`, past.putTps.filter(p => p[0] < t));
+        series.set(`get:${broker.brokerAddr}`, past.getTps.filter(p => p[0] < t));
+        seeded.add(broker.brokerAddr);
+      }
       const runtime = await api.get(broker, 'api/v1/broker/runtime');
       latest.runtimes.set(broker.brokerAddr, runtime);
       record(`put:${broker.brokerAddr}`, t, runtime.putTps['10s']);

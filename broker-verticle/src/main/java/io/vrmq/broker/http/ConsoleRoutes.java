@@ -5,6 +5,8 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.metrics.BrokerMetrics;
+import io.vrmq.broker.metrics.RateWindow;
 import io.vrmq.broker.processor.SlaveWriteGuard;
 import io.vrmq.broker.processor.TopicResolver;
 import io.vrmq.broker.role.BrokerRole;
@@ -23,7 +25,9 @@ import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * What the web console needs beyond the other routes: who this broker is ({@code /api/v1/console/broker}), a page
+ * What the web console needs beyond the other routes: who this broker is ({@code /api/v1/console/broker}), put/get
+ * TPS over the last ten minutes ({@code /api/v1/broker/tps-history}, from the once-a-second samples behind putTps and
+ * getTps, so the charts have a past when a page opens), a page
  * of a queue's messages ({@code /api/v1/topics/{topic}/queues/{queueId}/messages?offset=&maxNum=}, how a DLQ is
  * browsed), and resending a stored message to one consumer group ({@code POST /api/v1/messages/{msgId}/resend},
  * body {@code {"group": "G"}}). A resend stores a copy in {@code %RETRY%G} with RETRY_TOPIC set to the message's
@@ -33,6 +37,9 @@ import java.util.concurrent.ThreadLocalRandom;
 final class ConsoleRoutes {
     /** At most this many messages per browse page: each goes into the JSON answer with its body. */
     private static final int MAX_BROWSE_NUM = 32;
+    /** TPS history points: one per 5 s by default (120 over the ten minutes kept), at most one per minute. */
+    private static final long DEFAULT_HISTORY_STEP_MS = 5_000;
+    private static final long MAX_HISTORY_STEP_MS = 60_000;
     /** The version this broker reports as RocketMQ's brokerVersionDesc (BrokerRuntimeInfo, mqadmin brokerStatus). */
     private static final String VERSION_DESC = "V5_5_0";
     private static final int DEFAULT_BROWSE_NUM = 16;
@@ -51,6 +58,7 @@ final class ConsoleRoutes {
 
     void mount(Router router) {
         router.get("/api/v1/console/broker").handler(this::identity);
+        router.get("/api/v1/broker/tps-history").handler(this::tpsHistory);
         router.get("/api/v1/topics/:topic/queues/:queueId/messages").handler(this::browse);
         router.post("/api/v1/messages/:msgId/resend").handler(this::resend);
     }
@@ -70,6 +78,24 @@ final class ConsoleRoutes {
         view.put("version", VERSION_DESC);
         view.put("adminTokenSet", !broker.config().adminToken().isEmpty());
         replies.send(context, 200, view);
+    }
+
+    /** {@code ?stepMs=} (default 5000): put/get TPS over the last ten minutes, as [timeMs, perSecond] points. */
+    private void tpsHistory(RoutingContext context) {
+        long stepMs = RequestValues.queryLong(context, "stepMs", DEFAULT_HISTORY_STEP_MS);
+        if (stepMs < BrokerMetrics.RATE_SAMPLE_INTERVAL_MS || stepMs > MAX_HISTORY_STEP_MS) {
+            throw HttpError.badRequest("stepMs must be in [" + BrokerMetrics.RATE_SAMPLE_INTERVAL_MS + ", "
+                + MAX_HISTORY_STEP_MS + "], got " + stepMs);
+        }
+        Map<String, Object> view = new LinkedHashMap<>();
+        view.put("stepMs", stepMs);
+        view.put("putTps", points(broker.metrics().putHistory(stepMs)));
+        view.put("getTps", points(broker.metrics().getHistory(stepMs)));
+        replies.send(context, 200, view);
+    }
+
+    private static List<List<Number>> points(List<RateWindow.RatePoint> history) {
+        return history.stream().map(point -> List.<Number>of(point.timeMs(), point.perSecond())).toList();
     }
 
     private void browse(RoutingContext context) {

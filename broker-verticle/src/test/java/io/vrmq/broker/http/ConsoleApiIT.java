@@ -64,6 +64,24 @@ class ConsoleApiIT {
 
     @Test
     @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void tpsHistoryAnswersPointsAndRefusesAStepBelowTheSampleInterval(Vertx vertx, VertxTestContext test,
+                                                                      @TempDir Path storeDir) {
+        HttpTestBroker.with(vertx, storeDir, broker -> broker.get("/api/v1/broker/tps-history?stepMs=1000")
+                .compose(history -> {
+                    JsonObject view = HttpTestBroker.requireOk(history);
+                    assertEquals(1000, view.getLong("stepMs"));
+                    assertTrue(view.getJsonArray("putTps") != null && view.getJsonArray("getTps") != null);
+                    return broker.get("/api/v1/broker/tps-history?stepMs=10");
+                }))
+            .map(refused -> {
+                HttpTestBroker.assertError(refused, 400);
+                return null;
+            })
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
     void browsingAQueueWithoutOffsetShowsItsNewestPage(Vertx vertx, VertxTestContext test, @TempDir Path storeDir) {
         HttpTestBroker.with(vertx, storeDir, broker -> broker.createTopic("B", 1)
                 .compose(created -> broker.send("B", 0, "first"))
