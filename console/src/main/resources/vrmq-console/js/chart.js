@@ -46,10 +46,11 @@ export function lineChart(container, series, {windowMs = 5 * 60_000, title = ''}
     text.textContent = label(value);
     root.append(text);
   }
-  for (let minute = 0; minute * 60_000 <= windowMs; minute++) {
-    const t = now - minute * 60_000;
+  const tickMs = windowMs <= 60_000 ? 10_000 : 60_000;
+  for (let tick = 0; tick * tickMs <= windowMs; tick++) {
+    const t = now - tick * tickMs;
     const text = svg('text', {x: x(t), y: HEIGHT - 6, 'text-anchor': 'middle'});
-    text.textContent = minute === 0 ? 'now' : `-${minute}m`;
+    text.textContent = tick === 0 ? 'now' : tickMs < 60_000 ? `-${tick * tickMs / 1000}s` : `-${tick}m`;
     root.append(text);
   }
   root.append(svg('line', {class: 'axis', x1: LEFT, x2: LEFT, y1: TOP, y2: HEIGHT - BOTTOM}));
@@ -74,4 +75,20 @@ export function lineChart(container, series, {windowMs = 5 * 60_000, title = ''}
   container.dataset.seriesCount = String(series.length);
   container.dataset.lastValues = series.map(s => s.points.length ? s.points[s.points.length - 1][1] : '').join(',');
   container.replaceChildren(root, legend);
+}
+
+/** A select of the chart spans (1, 5, 10 minutes); onChange(ms) when another is chosen. */
+export function windowPicker(choicesMs, currentMs, onChange) {
+  const select = document.createElement('select');
+  select.className = 'window-picker';
+  select.setAttribute('aria-label', 'chart span');
+  for (const ms of choicesMs) {
+    const option = document.createElement('option');
+    option.value = String(ms);
+    option.textContent = `last ${ms / 60_000} min`;
+    option.selected = ms === currentMs;
+    select.append(option);
+  }
+  select.addEventListener('change', () => onChange(Number(select.value)));
+  return select;
 }

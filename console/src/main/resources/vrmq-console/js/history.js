@@ -6,6 +6,18 @@ import * as api from './api.js';
 
 export const SAMPLE_INTERVAL_MS = 2000;
 export const WINDOW_MS = 10 * 60_000;
+/** The spans a chart can show, ending now; every chart of the tab shows the one chosen last. */
+export const VIEW_WINDOWS_MS = [60_000, 5 * 60_000, 10 * 60_000];
+let viewWindowMs = 5 * 60_000;
+
+export function viewWindow() {
+  return viewWindowMs;
+}
+
+export function setViewWindow(ms) {
+  viewWindowMs = ms;
+  listeners.forEach(listener => { try { listener(latest); } catch (e) { console.error(e); } });
+}
 /** At most this many groups are sampled, so a large cluster does not get a request storm from one tab. */
 const MAX_SAMPLED_GROUPS = 30;
 

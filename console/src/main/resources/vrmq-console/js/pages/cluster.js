@@ -4,14 +4,15 @@
 import * as api from '../api.js';
 import * as history from '../history.js';
 import {h, fill, table, num, bytes} from '../dom.js';
-import {lineChart} from '../chart.js';
+import {lineChart, windowPicker} from '../chart.js';
 
 export function show(root) {
   const brokersBox = h('div', {class: 'panel', id: 'cluster-brokers'}, h('p', {class: 'muted'}, 'Loading…'));
   const putChart = h('div', {id: 'chart-put-tps'});
   const getChart = h('div', {id: 'chart-get-tps'});
+  const picker = windowPicker(history.VIEW_WINDOWS_MS, history.viewWindow(), history.setViewWindow);
   fill(root,
-    h('h2', null, 'Cluster'),
+    h('div', {class: 'row spread'}, h('h2', null, 'Cluster'), picker),
     brokersBox,
     h('div', {class: 'grid2'},
       h('div', {class: 'panel'}, h('h3', null, 'Put TPS per broker (messages/s, 10 s average)'), putChart),
@@ -30,9 +31,9 @@ export function show(root) {
     fill(brokersBox, brokerTable(latest, details));
     const names = latest.brokers.map(b => ({name: `${b.brokerName}/${b.brokerId}`, addr: b.brokerAddr}));
     lineChart(putChart, names.map(b => ({name: b.name, points: history.points(`put:${b.addr}`)})),
-      {windowMs: history.WINDOW_MS, title: 'put TPS'});
+      {windowMs: history.viewWindow(), title: 'put TPS'});
     lineChart(getChart, names.map(b => ({name: b.name, points: history.points(`get:${b.addr}`)})),
-      {windowMs: history.WINDOW_MS, title: 'get TPS'});
+      {windowMs: history.viewWindow(), title: 'get TPS'});
   };
   render(history.snapshot());
   return history.onSample(render);

@@ -4,14 +4,15 @@
 import * as api from '../api.js';
 import * as history from '../history.js';
 import {h, fill, table, num, time, toast} from '../dom.js';
-import {lineChart} from '../chart.js';
+import {lineChart, windowPicker} from '../chart.js';
 
 export function show(root) {
   const search = h('input', {type: 'search', id: 'group-search', placeholder: 'Search groups…'});
   const listBox = h('div', {id: 'group-list'}, h('p', {class: 'muted'}, 'Waiting for the first sample…'));
   const chartBox = h('div', {id: 'chart-group-lag'});
   const detailBox = h('div', {id: 'group-detail'});
-  fill(root, h('h2', null, 'Consumer groups'),
+  const picker = windowPicker(history.VIEW_WINDOWS_MS, history.viewWindow(), history.setViewWindow);
+  fill(root, h('div', {class: 'row spread'}, h('h2', null, 'Consumer groups'), picker),
     h('div', {class: 'grid2'},
       h('div', {class: 'panel'}, search, listBox),
       h('div', {class: 'panel'}, h('h3', null, 'Lag per group (messages)'), chartBox)),
@@ -25,7 +26,7 @@ export function show(root) {
       showDetail(detailBox, group);
     }));
     lineChart(chartBox, groups.slice(0, 8).map(group => ({name: group, points: history.points(`lag:${group}`)})),
-      {windowMs: history.WINDOW_MS, title: 'lag per group'});
+      {windowMs: history.viewWindow(), title: 'lag per group'});
     if (selected && latest.lags.has(selected)) updateQueues(detailBox, latest.lags.get(selected));
   };
   search.addEventListener('input', () => render(history.snapshot()));
