@@ -11,20 +11,34 @@ export function hasToken() {
   return token !== null;
 }
 
-/** Opens the token dialog; resolves true when a token was entered, false when cancelled. */
+/** Shows the token dialog; resolves true when a token was entered, false when cancelled. */
 export function askForToken() {
   const dialog = document.getElementById('token-dialog');
+  const form = document.getElementById('token-form');
   const input = document.getElementById('token-input');
+  const cancel = document.getElementById('token-cancel');
   input.value = '';
   return new Promise(resolve => {
-    dialog.addEventListener('close', () => {
-      const entered = dialog.returnValue === 'ok' && input.value.trim() !== '';
+    const finish = entered => {
+      form.removeEventListener('submit', onSubmit);
+      cancel.removeEventListener('click', onCancel);
+      document.removeEventListener('keydown', onKey);
       if (entered) token = input.value.trim();
       input.value = '';
+      dialog.hidden = true;
       updateButton();
       resolve(entered);
-    }, {once: true});
-    dialog.showModal();
+    };
+    const onSubmit = event => {
+      event.preventDefault();
+      if (input.value.trim() !== '') finish(true);
+    };
+    const onCancel = () => finish(false);
+    const onKey = event => { if (event.key === 'Escape') finish(false); };
+    form.addEventListener('submit', onSubmit);
+    cancel.addEventListener('click', onCancel);
+    document.addEventListener('keydown', onKey);
+    dialog.hidden = false;
     input.focus();
   });
 }

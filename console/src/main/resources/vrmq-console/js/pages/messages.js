@@ -91,20 +91,28 @@ const FORMS = {
   },
 };
 
-/** A submit handler: runs find(values), lists what it found; resendTo(values) preselects the resend group. */
+let searchNumber = 0;
+
+/**
+ * A submit handler: runs find(values), lists what it found; resendTo(values) preselects the resend group. Only the
+ * latest search may draw: an earlier one that answers late must not replace what the user is looking at.
+ */
 function submit(form, {resultBox, detailBox}, find, resendTo = () => '') {
   return async event => {
     event.preventDefault();
+    const number = ++searchNumber;
     const values = formValues(form);
     fill(resultBox, h('div', {class: 'panel'}, h('p', {class: 'muted'}, 'Searching…')));
     fill(detailBox);
     try {
       const found = await find(values);
+      if (number !== searchNumber) return;
       fill(resultBox, h('div', {class: 'panel'}, h('p', {class: 'muted'}, `${found.length} message`
         + `${found.length === 1 ? '' : 's'}`), resultTable(found, item => showMessage(detailBox, item,
         resendTo(values)))));
       if (found.length === 1) showMessage(detailBox, found[0], resendTo(values));
     } catch (error) {
+      if (number !== searchNumber) return;
       fill(resultBox, h('div', {class: 'panel'}, h('p', {class: 'muted'}, `Not found: ${error.message}`)));
     }
   };

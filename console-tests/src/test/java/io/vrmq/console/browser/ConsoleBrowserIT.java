@@ -29,12 +29,14 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The web console in a real headless Chromium against a running NameServer + broker (the standalone jar) with real
  * traffic from the official 5.5.0 client: what a person would check on each page. One server and one browser for the
- * class; the pages are opened from the NameServer's admin port, so every broker call goes through its proxy.
+ * class; the pages are opened from the NameServer's admin port, so every broker call goes through its proxy. The
+ * broker has an admin token, so each write goes through the console's token dialog.
  * Screenshots go to target/screenshots.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -43,6 +45,8 @@ class ConsoleBrowserIT {
     /** Bounds every wait for the page; the console samples every 2 s and consumers commit every second. */
     private static final Duration PAGE_TIMEOUT = Duration.ofSeconds(30);
     private static final int BACKLOG_MESSAGES = 200;
+    /** The broker's admin token: every write the console makes asks for it. */
+    private static final String ADMIN_TOKEN = "console-test-token-5f1c";
 
     @TempDir
     static Path dir;
@@ -53,7 +57,7 @@ class ConsoleBrowserIT {
 
     @BeforeAll
     static void startServerAndBrowser() throws Exception {
-        server = StandaloneServer.start(dir);
+        server = StandaloneServer.start(dir, ADMIN_TOKEN);
         browser = HeadlessChromium.start(dir.resolve("chromium-profile"));
         producer = new DefaultMQProducer("console-test-producer");
         producer.setNamesrvAddr(server.namesrvAddr());
@@ -85,6 +89,7 @@ class ConsoleBrowserIT {
         type(By.id("topic-read-queues"), "4");
         type(By.id("topic-write-queues"), "4");
         browser.driver.findElement(By.id("topic-submit")).click();
+        enterTokenWhenAsked();
         WebElement row = waitFor(By.cssSelector("#topic-table tr[data-topic='ConsoleCreatedTopic']"));
         assertTrue(row.getText().contains("4"), "the new topic's row shows its 4 queues: " + row.getText());
         row.click();
@@ -93,6 +98,9 @@ class ConsoleBrowserIT {
         waitUntil("the topic's queues on broker-a are listed", () ->
             browser.driver.findElement(By.id("topic-detail")).getText().contains("Queues on broker-a"));
         browser.screenshot("topics");
+        Object stored = browser.driver.executeScript("return JSON.stringify(localStorage) + "
+            + "JSON.stringify(sessionStorage) + document.cookie + location.href");
+        assertFalse(String.valueOf(stored).contains(ADMIN_TOKEN), "the token is kept in memory only: " + stored);
     }
 
     @Test
@@ -171,6 +179,13 @@ class ConsoleBrowserIT {
             "the hex view starts with the body's bytes");
         browser.driver.findElement(By.id("body-text")).click();
         browser.screenshot("messages");
+
+        // Resend to a group: a write, so the console asks for the token again (the reload forgot it).
+        type(By.id("resend-group"), "ConsoleLagGroup");
+        browser.driver.findElement(By.id("resend-submit")).click();
+        enterTokenWhenAsked();
+        waitUntil("the resend confirmed", () -> browser.driver.findElement(By.id("toast")).getText()
+            .startsWith("Resent to %RETRY%ConsoleLagGroup"));
     }
 
     @Test
@@ -192,10 +207,18 @@ class ConsoleBrowserIT {
         assertEquals(SendStatus.SEND_OK, producer.send(message).getSendStatus());
     }
 
+    /** Loads the console afresh (not only a new hash): what the tab held in memory, the token too, is gone. */
     private static void open(String hash) {
+        browser.driver.get("about:blank");
         browser.driver.get(server.consoleUrl() + hash);
         waitUntil("the console started", () -> "true".equals(browser.driver.findElement(By.tagName("body"))
             .getAttribute("data-ready")));
+    }
+
+    /** The token dialog a refused write opens: type the token and confirm. */
+    private static void enterTokenWhenAsked() {
+        type(By.id("token-input"), ADMIN_TOKEN);
+        browser.driver.findElement(By.id("token-ok")).click();
     }
 
     private static void type(By field, String text) {

@@ -37,7 +37,8 @@ final class StandaloneServer implements AutoCloseable {
         this.brokerAdminPort = brokerAdminPort;
     }
 
-    static StandaloneServer start(Path dir) throws IOException {
+    /** With the broker's {@code adminToken} set, so every write through the console needs it. */
+    static StandaloneServer start(Path dir, String brokerAdminToken) throws IOException {
         String jar = System.getProperty(JAR_PROPERTY);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("no standalone jar at " + JAR_PROPERTY + "=" + jar
@@ -52,7 +53,7 @@ final class StandaloneServer implements AutoCloseable {
         Path brokerConf = Files.writeString(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
             + ", \"namesrvAddr\": \"127.0.0.1:" + namesrvPort + "\", \"brokerIP1\": \"127.0.0.1\", "
             + "\"storePathRootDir\": \"" + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, "
-            + "\"adminPort\": " + brokerAdminPort + "}");
+            + "\"adminPort\": " + brokerAdminPort + ", \"adminToken\": \"" + brokerAdminToken + "\"}");
         Path log = dir.resolve("standalone.log");
         Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar, "-namesrv-conf", namesrvConf.toString(),
@@ -98,10 +99,15 @@ final class StandaloneServer implements AutoCloseable {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-            process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        try {
+            if (!process.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
+                process.destroyForcibly().waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
