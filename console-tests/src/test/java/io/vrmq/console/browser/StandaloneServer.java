@@ -42,7 +42,7 @@ final class StandaloneServer implements AutoCloseable {
         String jar = System.getProperty(JAR_PROPERTY);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("no standalone jar at " + JAR_PROPERTY + "=" + jar
-                + ": build it with the reactor (mvn -B -pl console-tests -am verify)");
+                + ": build it with the reactor (mvn -B -pl standalone,console-tests -am verify)");
         }
         int namesrvPort = freePort();
         int namesrvAdminPort = freePort();
