@@ -306,7 +306,11 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
 
     private Future<Integer> startAdmin() {
         adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin());
-        return adminServer.start();
+        return adminServer.start().onSuccess(port -> {
+            if (port != BrokerAdminServer.DISABLED_PORT) {
+                registrar.announceAdminAddr(adminServer.announcedAddr());
+            }
+        });
     }
 
     private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {

@@ -94,8 +94,11 @@ final class QueueRecovery {
     private static long redispatch(Dispatcher dispatcher, long end, OpenCancellation cancellation) {
         long records = 0;
         long batch;
+        RecoveryProgress progress = new RecoveryProgress("recovery: re-dispatching the commit log into the "
+                + "ConsumeQueues and the index", dispatcher.dispatchedOffset(), end, System::currentTimeMillis);
         do {
             cancellation.check("re-dispatching the commit log", dispatcher.dispatchedOffset());
+            progress.at(dispatcher.dispatchedOffset());
             batch = dispatcher.dispatchUpTo(end, OpenCancellation.RECORDS_BETWEEN_CHECKS);
             records += batch;
         } while (batch == OpenCancellation.RECORDS_BETWEEN_CHECKS);

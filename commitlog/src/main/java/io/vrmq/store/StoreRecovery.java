@@ -39,9 +39,13 @@ final class StoreRecovery {
         long start = walkStart(segments, checkpoint, cleanShutdown);
         RecordScanner scanner = new RecordScanner(segments, start);
         List<DamagedRange> damaged = new ArrayList<>();
+        // The end is not known before the walk: the mapped segments' capacity bounds it.
+        RecoveryProgress progress = new RecoveryProgress("recovery: walking the commit log", start,
+                segments.last().baseOffset() + segments.last().capacityBytes(), System::currentTimeMillis);
         RecordScanner.Step step;
         while ((step = scanner.next(Long.MAX_VALUE)) != RecordScanner.Step.END) {
             cancellation.tick("walking the commit log", scanner.offset());
+            progress.at(scanner.offset());
             if (step == RecordScanner.Step.DAMAGED) {
                 DamagedRange range = new DamagedRange(scanner.segment().file(), scanner.position(),
                         scanner.stepOffset(), scanner.sizeBytes(), scanner.reason());

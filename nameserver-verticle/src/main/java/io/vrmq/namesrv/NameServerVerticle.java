@@ -3,10 +3,14 @@ package io.vrmq.namesrv;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.NetServerOptions;
+import io.vrmq.console.ConsoleFiles;
+import io.vrmq.namesrv.admin.BrokerAdminAddresses;
 import io.vrmq.namesrv.admin.NameServerAdminRouter;
 import io.vrmq.namesrv.auth.NamesrvAuthConfig;
 import io.vrmq.namesrv.auth.NamesrvWriteGuard;
@@ -48,6 +52,8 @@ public final class NameServerVerticle extends VerticleBase {
     private RouteTables routes;
     private RemotingServer remotingServer;
     private HttpServer adminServer;
+    private HttpClient consoleProxyClient;
+    private final BrokerAdminAddresses adminAddresses = new BrokerAdminAddresses();
     private long scanTimer = -1;
     private int remotingPort;
     private int adminPort = -1;
@@ -94,7 +100,8 @@ public final class NameServerVerticle extends VerticleBase {
 
     private ProcessorTable processors(RemotingJson json, KvConfigStore kvConfig) {
         ProcessorTable.Builder table = ProcessorTable.builder();
-        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
+        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable)
+            .withAdminAddresses(adminAddresses).registerInto(table);
         new RouteQueryProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
         new TopicAdminProcessor(routes, json).registerInto(table);
         new KvConfigProcessor(kvConfig, json).registerInto(table);
@@ -111,8 +118,13 @@ public final class NameServerVerticle extends VerticleBase {
             return Future.succeededFuture();
         }
         adminServer = vertx.createHttpServer(new HttpServerOptions().setHost(config.adminHost()));
-        return adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json, registry))
-            .listen(config.adminPort())
+        consoleProxyClient = vertx.createHttpClient(new HttpClientOptions()
+            .setConnectTimeout((int) config.limits().requestTimeoutMs()));
+        // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
+        return vertx.executeBlocking(ConsoleFiles::load)
+            .compose(consoleFiles -> adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json,
+                registry, adminAddresses, consoleProxyClient, config.limits().requestTimeoutMs(), consoleFiles))
+                .listen(config.adminPort()))
             .map(server -> {
                 adminPort = server.actualPort();
                 return null;
@@ -142,7 +154,8 @@ public final class NameServerVerticle extends VerticleBase {
         if (scanTimer >= 0) {
             vertx.cancelTimer(scanTimer);
         }
-        Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close();
+        Future<Void> admin = adminServer == null ? Future.succeededFuture() : adminServer.close()
+            .eventually(() -> consoleProxyClient.close());
         // In-flight requests get half of shutdownGraceMs, the launcher's bound for the whole stop.
         Future<Void> remoting = remotingServer == null ? Future.succeededFuture()
             : remotingServer.shutdown(config.shutdownGraceMs() / 2);

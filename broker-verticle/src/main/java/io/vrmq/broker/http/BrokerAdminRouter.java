@@ -12,10 +12,11 @@ import io.vrmq.broker.admin.SystemTopicNames;
 import io.vrmq.broker.admin.TopicAdmin;
 import io.vrmq.broker.metrics.StoreGauges;
 import io.vrmq.broker.auth.server.AuthAdmin;
+import io.vrmq.console.ConsoleFiles;
 
 /**
  * The broker's HTTP/JSON admin router: health, topics, groups, messages, broker runtime and config under
- * {@code /api/v1}, and Prometheus metrics at {@code /metrics}. Writes need the bearer token when adminToken is set.
+ * {@code /api/v1}, Prometheus metrics at {@code /metrics}, and the web console at {@code /}. Writes need the bearer token when adminToken is set.
  * Errors are JSON {@code {"error": "...", "status": N}} with the same HTTP status. Handlers run on the event loop and
  * hand every store read to the reader pool.
  */
@@ -27,13 +28,14 @@ public final class BrokerAdminRouter {
     }
 
     public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
-                                StoreGauges storeGauges, long bootTimestampMs) {
-        return create(vertx, broker, registry, storeGauges, bootTimestampMs, null);
+                                StoreGauges storeGauges, long bootTimestampMs, ConsoleFiles consoleFiles) {
+        return create(vertx, broker, registry, storeGauges, bootTimestampMs, consoleFiles, null);
     }
 
     /** With {@code auth} (may be null): also the ACL 2.0 users and ACLs ({@link AuthRoutes}). */
     public static Router create(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
-                                StoreGauges storeGauges, long bootTimestampMs, AuthAdmin auth) {
+                                StoreGauges storeGauges, long bootTimestampMs, ConsoleFiles consoleFiles,
+                                AuthAdmin auth) {
         HttpReplies replies = new HttpReplies(broker.json());
         Router router = Router.router(vertx);
         router.route().handler(new BearerTokenGuard(broker.config().adminToken(), auth));
@@ -46,6 +48,7 @@ public final class BrokerAdminRouter {
         if (auth != null) {
             new AuthRoutes(auth, broker.json(), replies).mount(router);
         }
+        new ConsoleRoutes(broker, replies).mount(router);
         Handler<RoutingContext> scrape = PrometheusScrapingHandler.create(registry);
         router.get("/metrics").handler(context -> storeGauges.refresh().onComplete(refreshed -> {
             if (refreshed.failed()) {
@@ -54,6 +57,7 @@ public final class BrokerAdminRouter {
                 scrape.handle(context);
             }
         }));
+        router.get().handler(new ConsolePages(consoleFiles)::handle);
         router.route().last().handler(context -> HttpReplies.error(context, HttpError.NOT_FOUND,
             "no such resource: " + context.request().method() + " " + context.request().path()));
         router.route().failureHandler(context -> {

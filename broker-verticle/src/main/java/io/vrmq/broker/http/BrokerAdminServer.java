@@ -9,6 +9,7 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.metrics.JvmMeters;
 import io.vrmq.broker.metrics.StoreGauges;
 import io.vrmq.broker.auth.server.AuthAdmin;
+import io.vrmq.console.ConsoleFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -54,14 +55,25 @@ public final class BrokerAdminServer {
         jvmMeters = JvmMeters.bindTo(registry);
         StoreGauges storeGauges = new StoreGauges(broker, registry);
         server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
-        return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs,
-            auth))
-            .listen(broker.config().adminPort())
+        // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
+        return vertx.executeBlocking(ConsoleFiles::load)
+            .compose(consoleFiles -> server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry,
+                storeGauges, bootTimestampMs, consoleFiles, auth)).listen(broker.config().adminPort()))
             .map(bound -> {
                 port = bound.actualPort();
                 log.info("broker admin API listening on http://{}:{}", broker.config().adminHost(), port);
                 return port;
             });
+    }
+
+    /**
+     * "host:port" where the console of a NameServer on this machine or another reaches this admin API: adminHost,
+     * or brokerIP1 when adminHost is a wildcard.
+     */
+    public String announcedAddr() {
+        String host = broker.config().adminHost();
+        boolean isWildcard = host.equals("0.0.0.0") || host.equals("::") || host.equals("[::]");
+        return (isWildcard ? broker.config().brokerIP1() : host) + ":" + port;
     }
 
     /** The bound port, or {@link #DISABLED_PORT}. */

@@ -7,6 +7,7 @@ import io.micrometer.core.instrument.Timer;
 import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.transport.RemotingObserver;
 
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -126,6 +127,16 @@ public final class BrokerMetrics implements RemotingObserver {
     /** Messages pulled per second over the last {@code windowMs}. */
     public double getPerSecond(long nowMs, long windowMs) {
         return getRates.perSecond(nowMs, getTotal.sum(), windowMs);
+    }
+
+    /** Messages stored per second over the last minutes, one point per {@code stepMs}, oldest first. */
+    public List<RateWindow.RatePoint> putHistory(long stepMs) {
+        return putRates.history(stepMs);
+    }
+
+    /** Messages pulled per second over the last minutes, one point per {@code stepMs}, oldest first. */
+    public List<RateWindow.RatePoint> getHistory(long stepMs) {
+        return getRates.history(stepMs);
     }
 
     public long putTotal() {

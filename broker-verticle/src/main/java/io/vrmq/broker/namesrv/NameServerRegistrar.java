@@ -29,6 +29,8 @@ import java.util.zip.CRC32;
  */
 public final class NameServerRegistrar {
     private static final Logger log = LoggerFactory.getLogger(NameServerRegistrar.class);
+    /** The REGISTER_BROKER extField with the admin address (the NameServer's BrokerAdminAddresses reads it). */
+    static final String ADMIN_ADDR_FIELD = "vrmqAdminAddr";
 
     private final RemotingClient client;
     private final RemotingJson json;
@@ -36,6 +38,8 @@ public final class NameServerRegistrar {
     private final List<String> namesrvAddrs;
     private final BrokerIdentity identity;
     private final RoleState role;
+    /** "host:port" of this broker's admin API, announced to vrmq NameServers for their console; null: none. */
+    private volatile String adminAddr;
     private volatile BiConsumer<String, String> masterListener = (masterAddr, haServerAddr) -> {
     };
 
@@ -58,6 +62,14 @@ public final class NameServerRegistrar {
     }
 
     /**
+     * Announces the admin API's address in every later registration, as the extField {@value #ADMIN_ADDR_FIELD}
+     * (Apache's NameServer ignores it); the NameServer's console reaches this broker's admin API there.
+     */
+    public void announceAdminAddr(String hostAndPort) {
+        this.adminAddr = hostAndPort;
+    }
+
+    /**
      * Registers with every NameServer; completes when each has answered or failed (failures are logged), with
      * true when every one accepted.
      */
@@ -71,6 +83,10 @@ public final class NameServerRegistrar {
         header.put("compressed", "false");
         header.put("enableActingMaster", "false");
         header.put("bodyCrc32", Long.toString(crc32(body)));
+        String announcedAdminAddr = adminAddr;
+        if (announcedAdminAddr != null) {
+            header.put(ADMIN_ADDR_FIELD, announcedAdminAddr);
+        }
         List<Future<Boolean>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
             rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body))

@@ -2,6 +2,7 @@ package io.vrmq.namesrv.processor;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
+import io.vrmq.namesrv.admin.BrokerAdminAddresses;
 import io.vrmq.namesrv.kv.KvConfigStore;
 import io.vrmq.namesrv.route.BrokerRegistration;
 import io.vrmq.namesrv.route.RegisterResult;
@@ -40,6 +41,7 @@ public final class BrokerRegistrationProcessor {
     private final RegisterBodyDecoder bodyDecoder;
     private final BooleanSupplier orderMessageEnable;
     private final Set<RemotingConnection> watchedConnections = ConcurrentHashMap.newKeySet();
+    private BrokerAdminAddresses adminAddresses = new BrokerAdminAddresses();
 
     public BrokerRegistrationProcessor(RouteTables routes, KvConfigStore kvConfig, RemotingJson json,
                                        BooleanSupplier orderMessageEnable) {
@@ -48,6 +50,12 @@ public final class BrokerRegistrationProcessor {
         this.json = json;
         this.bodyDecoder = new RegisterBodyDecoder(json);
         this.orderMessageEnable = orderMessageEnable;
+    }
+
+    /** Where the admin addresses vrmq brokers announce go (for the console); set before {@link #registerInto}. */
+    public BrokerRegistrationProcessor withAdminAddresses(BrokerAdminAddresses addresses) {
+        this.adminAddresses = addresses;
+        return this;
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -71,6 +79,7 @@ public final class BrokerRegistrationProcessor {
             header.optionalBoolean("enableActingMaster", false), body.topicConfigSerializeWrapper(),
             body.filterServerList(), connection);
         RegisterResult result = routes.registerBroker(registration);
+        adminAddresses.announced(registration.brokerAddr(), request.ext(BrokerAdminAddresses.EXT_FIELD));
         watch(connection);
         Map<String, String> responseHeader = new HashMap<>();
         putIfSet(responseHeader, "haServerAddr", result.haServerAddr());

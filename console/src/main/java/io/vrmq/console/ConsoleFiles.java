@@ -1,0 +1,100 @@
+package io.vrmq.console;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.URL;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystemAlreadyExistsException;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Collections;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+
+/**
+ * The console's files, read once into memory from the classpath folder {@link ConsoleResources#WEBROOT} (inside the
+ * jar, or a directory when run from classes). Our servers keep Vert.x's classpath file resolving off (its cache
+ * directory is deleted by a shutdown hook of Vert.x's own while ours still write state files), so they serve these
+ * bytes instead of a StaticHandler. About 60 KiB. {@link #load} does blocking I/O: call it on a worker; the result is
+ * immutable and may be shared by any thread.
+ */
+public final class ConsoleFiles {
+    /** A file to serve: its bytes and the Content-Type header. */
+    public record File(byte[] bytes, String contentType) {
+    }
+
+    private static final String INDEX = "index.html";
+    private static final Map<String, String> CONTENT_TYPES = Map.of(
+        "html", "text/html; charset=utf-8",
+        "js", "text/javascript; charset=utf-8",
+        "css", "text/css; charset=utf-8",
+        "svg", "image/svg+xml",
+        "png", "image/png",
+        "json", "application/json");
+
+    private final Map<String, File> filesByPath;
+
+    private ConsoleFiles(Map<String, File> filesByPath) {
+        this.filesByPath = Collections.unmodifiableMap(filesByPath);
+    }
+
+    /** Reads every file under the webroot. Blocking. */
+    public static ConsoleFiles load() {
+        URL index = ConsoleFiles.class.getClassLoader().getResource(ConsoleResources.WEBROOT + "/" + INDEX);
+        if (index == null) {
+            throw new IllegalStateException("console files missing: no " + ConsoleResources.WEBROOT + "/" + INDEX
+                + " on the classpath");
+        }
+        try {
+            URI uri = index.toURI();
+            if (!"jar".equals(uri.getScheme())) {
+                return new ConsoleFiles(readAll(Path.of(uri).getParent()));
+            }
+            try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
+                return new ConsoleFiles(readAll(jar.provider().getPath(uri).getParent()));
+            } catch (FileSystemAlreadyExistsException e) {
+                // Another reader has the jar open: read through its file system, which is theirs to close.
+                return new ConsoleFiles(readAll(FileSystems.getFileSystem(uri).provider().getPath(uri).getParent()));
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("reading the console files from " + index, e);
+        } catch (URISyntaxException e) {
+            throw new IllegalStateException("console files at an unreadable location " + index, e);
+        }
+    }
+
+    /**
+     * The file for a request path ("/" and "" give index.html), or null: unknown paths, and anything that is not one
+     * of the loaded files, find nothing (no file system is touched).
+     */
+    public File find(String requestPath) {
+        String path = requestPath.startsWith("/") ? requestPath.substring(1) : requestPath;
+        return filesByPath.get(path.isEmpty() ? INDEX : path);
+    }
+
+    /** The loaded paths, relative to the webroot ("index.html", "js/main.js", ...). */
+    public Set<String> paths() {
+        return filesByPath.keySet();
+    }
+
+    private static Map<String, File> readAll(Path root) throws IOException {
+        Map<String, File> files = new TreeMap<>();
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path file : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+                String relative = root.relativize(file).toString().replace('\\', '/');
+                files.put(relative, new File(Files.readAllBytes(file), contentTypeOf(relative)));
+            }
+        }
+        return files;
+    }
+
+    static String contentTypeOf(String path) {
+        int dot = path.lastIndexOf('.');
+        return CONTENT_TYPES.getOrDefault(dot < 0 ? "" : path.substring(dot + 1), "application/octet-stream");
+    }
+}
