@@ -13,6 +13,7 @@ import io.vrmq.broker.admin.TopicAdmin;
 import io.vrmq.broker.metrics.StoreGauges;
 import io.vrmq.broker.auth.server.AuthAdmin;
 import io.vrmq.console.ConsoleFiles;
+import io.vrmq.remoting.admin.CrossSiteWrites;
 
 /**
  * The broker's HTTP/JSON admin router: health, topics, groups, messages, broker runtime and config under
@@ -38,6 +39,14 @@ public final class BrokerAdminRouter {
                                 AuthAdmin auth) {
         HttpReplies replies = new HttpReplies(broker.json());
         Router router = Router.router(vertx);
+        router.route().handler(context -> {
+            String crossSite = CrossSiteWrites.refusal(context.request());
+            if (crossSite == null) {
+                context.next();
+            } else {
+                HttpReplies.error(context, HttpError.FORBIDDEN, crossSite);
+            }
+        });
         router.route().handler(new BearerTokenGuard(broker.config().adminToken(), auth));
         router.route().handler(BodyHandler.create(false).setBodyLimit(MAX_BODY_BYTES));
         new BrokerRoutes(broker, replies, bootTimestampMs).mount(router);

@@ -7,6 +7,7 @@ package io.vrmq.broker.http;
 public final class HttpError extends RuntimeException {
     public static final int BAD_REQUEST = 400;
     public static final int UNAUTHORIZED = 401;
+    public static final int FORBIDDEN = 403;
     public static final int NOT_FOUND = 404;
     public static final int INTERNAL = 500;
 

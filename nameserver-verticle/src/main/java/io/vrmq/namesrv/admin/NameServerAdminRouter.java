@@ -10,6 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vrmq.console.ConsoleFiles;
+import io.vrmq.remoting.admin.CrossSiteWrites;
 import io.vrmq.namesrv.route.LiveBroker;
 import io.vrmq.namesrv.route.RouteTables;
 import io.vrmq.remoting.body.TopicRouteData;
@@ -47,6 +48,15 @@ public final class NameServerAdminRouter {
                                 BrokerAdminAddresses adminAddresses, HttpClient proxyClient,
                                 long proxyTimeoutMs, ConsoleFiles consoleFiles) {
         Router router = Router.router(vertx);
+        // Before the proxy: a cross-site page must not reach the brokers' writes through this port either.
+        router.route().handler(context -> {
+            String crossSite = CrossSiteWrites.refusal(context.request());
+            if (crossSite == null) {
+                context.next();
+            } else {
+                error(context, 403, crossSite);
+            }
+        });
         if (proxyClient != null) {
             BrokerAdminProxy proxy = new BrokerAdminProxy(proxyClient, routes, adminAddresses, proxyTimeoutMs);
             router.route(BrokerAdminProxy.PREFIX + "*")
