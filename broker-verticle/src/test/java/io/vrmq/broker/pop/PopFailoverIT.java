@@ -64,6 +64,9 @@ class PopFailoverIT {
             TestBrokerRequests.requireSuccess(call(masterAddr, RequestCode.SEND_MESSAGE_V2,
                 TestBrokerRequests.sendHeader(TOPIC, 0, Map.of("TAGS", "TagA")), Buffer.buffer("m" + i)));
         }
+        // Sends are answered before the dispatcher indexes them: a pop before that finds only some, and those stay
+        // invisible while the rest come alone, so no pop would ever hold all four.
+        await(() -> queueMaxOffset(masterAddr) == 4, "the four messages were never dispatched");
         PopTestBroker.Popped popped = popUntilFound(masterAddr);
         assertEquals(4, popped.messages().size(), "popped: " + popped.bodies());
         for (PopTestBroker.PoppedMessage message : popped.messages()) {
@@ -162,6 +165,12 @@ class PopFailoverIT {
             Map.of(), null));
         return Long.parseLong(new RemotingJson().decode(response.body(), KVTable.class).table()
             .get("commitLogMaxOffset"));
+    }
+
+    private long queueMaxOffset(String addr) {
+        RemotingCommand response = TestBrokerRequests.requireSuccess(call(addr, RequestCode.GET_MAX_OFFSET,
+            Map.of("topic", TOPIC, "queueId", "0"), null));
+        return Long.parseLong(response.ext("offset"));
     }
 
     private void await(BooleanSupplier condition, String failure) {
