@@ -15,6 +15,7 @@ import io.vrmq.client.ConsumeFromWhere;
 import io.vrmq.client.ConsumerOptions;
 import io.vrmq.client.Message;
 import io.vrmq.client.ProducerOptions;
+import io.vrmq.client.ReceivedMessage;
 import io.vrmq.client.SendResult;
 import io.vrmq.client.VrmqProducer;
 import io.vrmq.client.VrmqPushConsumer;
@@ -33,6 +34,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import java.util.function.Predicate;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -41,7 +44,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Message trace through our client against our broker: with enableMsgTrace on, a sent and consumed message has its
  * Pub, SubBefore and SubAfter records found by the broker's admin view (GET /api/v1/messages/{msgId}/trace), which
  * parses the official client's layout, with group, topic, store host, status and cost; with it off, nothing is
- * written. The broker creates RMQ_SYS_TRACE_TOPIC at start (traceTopicEnable).
+ * written; a failed consumption and its retry are two attempts, failed (ConsumeReturnType FAILED) then successful,
+ * also in a customizedTraceTopic. The broker creates RMQ_SYS_TRACE_TOPIC at start (traceTopicEnable); the custom
+ * one is auto-created by the first trace send.
  */
 @ExtendWith(VertxExtension.class)
 class MessageTraceIT {
@@ -118,23 +123,65 @@ class MessageTraceIT {
             })));
     }
 
+    @Test
+    @Timeout(value = 60, timeUnit = TimeUnit.SECONDS)
+    void aFailedConsumptionAndItsRetryAreTracedToACustomizedTraceTopic(Vertx vertx, VertxTestContext test) {
+        String traceTopic = "TraceTopicCustom";
+        AtomicReference<SendResult> sent = new AtomicReference<>();
+        sendAndConsume(vertx, "TopicTraceRetry", "PG-retry", "CG-retry", true, traceTopic,
+            Message.of("TopicTraceRetry", "retried".getBytes(StandardCharsets.UTF_8)), sent,
+            received -> received.reconsumeTimes() == 0 ? ConsumeConcurrentlyStatus.RECONSUME_LATER
+                : ConsumeConcurrentlyStatus.CONSUME_SUCCESS,
+            all -> all.deliveries().stream().anyMatch(message -> message.reconsumeTimes() > 0))
+            .compose(consumed -> Attempts.until(vertx, 40, 250, () -> traceView(vertx, sent.get().msgId(),
+                    traceTopic)
+                .compose(view -> view.getJsonArray("consumed").size() == 2 && view.getJsonArray("consumed").stream()
+                    .allMatch(attempt -> ((JsonObject) attempt).getBoolean("finished"))
+                    ? Future.succeededFuture(view) : Future.failedFuture("trace not complete yet: " + view.encode()))))
+            .onComplete(test.succeeding(view -> test.verify(() -> {
+                String text = view.encodePrettily();
+                assertEquals(traceTopic, view.getString("traceTopic"), text);
+                assertEquals("PG-retry", view.getJsonArray("published").getJsonObject(0).getString("group"), text);
+                JsonObject failed = view.getJsonArray("consumed").getJsonObject(0);
+                assertEquals("CG-retry", failed.getString("group"), text);
+                assertEquals(0, failed.getInteger("retryTimes"), text);
+                assertEquals(false, failed.getBoolean("success"), text);
+                assertEquals(4, failed.getInteger("contextCode"), text);   // ConsumeReturnType.FAILED
+                JsonObject retried = view.getJsonArray("consumed").getJsonObject(1);
+                assertEquals(1, retried.getInteger("retryTimes"), text);
+                assertEquals(true, retried.getBoolean("success"), text);
+                assertEquals(0, retried.getInteger("contextCode"), text);
+                test.completeNow();
+            })));
+    }
+
     /**
-     * Sends {@code message}, consumes it with a listener that takes LISTENER_MS, then closes both clients, which
-     * sends their last trace records.
+     * Sends {@code message}, consumes it with a listener that takes LISTENER_MS and answers what {@code answer} says
+     * for the first message of each batch, until {@code isDone}; then closes both clients, which sends their last
+     * trace records.
+     *
+     * @param traceTopic the customizedTraceTopic, or null for the default
      */
     private static Future<Void> sendAndConsume(Vertx vertx, String topic, String producerGroup, String consumerGroup,
-                                               boolean isTraced, Message message, AtomicReference<SendResult> sent) {
+                                               boolean isTraced, String traceTopic, Message message,
+                                               AtomicReference<SendResult> sent,
+                                               Function<ReceivedMessage, ConsumeConcurrentlyStatus> answer,
+                                               Predicate<Received> isDone) {
         ProducerOptions producerOptions = TestClients.producer(cluster.namesrvAddr(), producerGroup)
             .setEnableMsgTrace(isTraced).setTraceFlushIntervalMs(100);
         ConsumerOptions consumerOptions = TestClients.consumer(cluster.namesrvAddr(), consumerGroup)
             .setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET)
             .setEnableMsgTrace(isTraced).setTraceFlushIntervalMs(100);
+        if (traceTopic != null) {
+            producerOptions.setCustomizedTraceTopic(traceTopic);
+            consumerOptions.setCustomizedTraceTopic(traceTopic);
+        }
         VrmqProducer producer = new VrmqProducer(vertx, producerOptions);
         VrmqPushConsumer consumer = new VrmqPushConsumer(vertx, consumerOptions);
         Received received = new Received();
         consumer.subscribe(topic, "*").registerListener((messages, queue) -> {
             Future<ConsumeConcurrentlyStatus> result = vertx.timer(LISTENER_MS)
-                .map(ConsumeConcurrentlyStatus.CONSUME_SUCCESS);
+                .map(fired -> answer.apply(messages.get(0)));
             // counted received in a later task, once the consumer has seen the result (and traced SubAfter)
             Context context = Vertx.currentContext();
             result.onSuccess(status -> context.runOnContext(later -> received.add(messages)));
@@ -144,9 +191,16 @@ class MessageTraceIT {
             .compose(started -> producer.send(message))
             .onSuccess(sent::set)
             .compose(stored -> consumer.start())
-            .compose(started -> received.until(all -> all.contains(sent.get().msgId())))
+            .compose(started -> received.until(isDone))
             .eventually(consumer::close)
             .eventually(producer::close);
+    }
+
+    private static Future<Void> sendAndConsume(Vertx vertx, String topic, String producerGroup, String consumerGroup,
+                                               boolean isTraced, Message message,
+                                               AtomicReference<SendResult> sent) {
+        return sendAndConsume(vertx, topic, producerGroup, consumerGroup, isTraced, null, message, sent,
+            received -> ConsumeConcurrentlyStatus.CONSUME_SUCCESS, all -> all.contains(sent.get().msgId()));
     }
 
     private static boolean isComplete(JsonObject view) {
@@ -156,21 +210,26 @@ class MessageTraceIT {
     }
 
     private static Future<JsonObject> traceView(Vertx vertx, String msgId) {
-        return get(vertx, msgId).compose(response -> response.status() == 200
+        return traceView(vertx, msgId, null);
+    }
+
+    private static Future<JsonObject> traceView(Vertx vertx, String msgId, String traceTopic) {
+        return get(vertx, msgId, traceTopic).compose(response -> response.status() == 200
             ? Future.succeededFuture(new JsonObject(response.body()))
             : Future.failedFuture("HTTP " + response.status() + ": " + response.body()));
     }
 
     private static Future<Integer> traceStatus(Vertx vertx, String msgId) {
-        return get(vertx, msgId).map(Reply::status);
+        return get(vertx, msgId, null).map(Reply::status);
     }
 
     private record Reply(int status, String body) {
     }
 
-    private static Future<Reply> get(Vertx vertx, String msgId) {
+    private static Future<Reply> get(Vertx vertx, String msgId, String traceTopic) {
         HttpClient client = vertx.createHttpClient();
-        return client.request(HttpMethod.GET, adminPort, "127.0.0.1", "/api/v1/messages/" + msgId + "/trace")
+        String path = "/api/v1/messages/" + msgId + "/trace" + (traceTopic == null ? "" : "?traceTopic=" + traceTopic);
+        return client.request(HttpMethod.GET, adminPort, "127.0.0.1", path)
             .compose(request -> request.send())
             .compose(response -> response.body().map(body -> new Reply(response.statusCode(),
                 body.toString(StandardCharsets.UTF_8))))
