@@ -9,6 +9,13 @@ import java.util.List;
  * and keys are written as {@code null}, as the official client writes them. Stateless.
  */
 public final class TraceText {
+    /*  record      fields, in order (\u0001 between them, \u0002 after the last)
+     *  Pub         "Pub", timestamp, regionId, group, topic, msgId, tags, keys, storeHost, bodyLength, costTime,
+     *              msgType ordinal, offsetMsgId, success                                                  (14)
+     *  SubBefore   "SubBefore", timestamp, regionId, group, requestId, msgId, retryTimes, keys               (8)
+     *  SubAfter    "SubAfter", requestId, msgId, costTime, success, keys, contextCode, timestamp, group     (9)
+     *  timestamp: ms when the send attempt or the listener started (SubAfter: when it ended); costTime: ms of the
+     *  attempt, or of the listener divided by the batch size; one record per message of a consumed batch. */
     /** TraceConstants.CONTENT_SPLITOR. */
     public static final char FIELD_SEPARATOR = '\u0001';
     /** TraceConstants.FIELD_SPLITOR. */
