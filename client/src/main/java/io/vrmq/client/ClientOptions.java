@@ -27,6 +27,15 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
     public static final long DEFAULT_REQUEST_TIMEOUT_MS = 3_000;
     /** A compressed body may inflate to at most this much: bigger is a corrupt or hostile record. */
     public static final int DEFAULT_MAX_BODY_BYTES = 64 * 1024 * 1024;
+    /** RocketMQ's TopicValidator.RMQ_SYS_TRACE_TOPIC: where trace records go unless customizedTraceTopic says. */
+    public static final String DEFAULT_TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
+    /** RocketMQ's traceMsgBatchNum: trace records per trace message (the official client caps it at 20). */
+    public static final int DEFAULT_TRACE_MSG_BATCH_NUM = 10;
+    public static final int MAX_TRACE_MSG_BATCH_NUM = 20;
+    /** The official AsyncTraceDispatcher's queue size: trace records waiting beyond this are dropped, counted. */
+    public static final int DEFAULT_TRACE_QUEUE_CAPACITY = 2048;
+    /** The official dispatcher's flush interval: a partial batch waits at most this long. */
+    public static final long DEFAULT_TRACE_FLUSH_INTERVAL_MS = 5_000;
 
     private String namesrvAddr;
     private String instanceName = defaultInstanceName();
@@ -39,6 +48,11 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
     private boolean useTLS;
     private String accessKey;
     private String secretKey;
+    private boolean enableMsgTrace;
+    private String customizedTraceTopic = DEFAULT_TRACE_TOPIC;
+    private int traceMsgBatchNum = DEFAULT_TRACE_MSG_BATCH_NUM;
+    private int traceQueueCapacity = DEFAULT_TRACE_QUEUE_CAPACITY;
+    private long traceFlushIntervalMs = DEFAULT_TRACE_FLUSH_INTERVAL_MS;
 
     protected abstract T self();
 
@@ -97,6 +111,60 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
         this.accessKey = accessKey;
         this.secretKey = secretKey;
         return self();
+    }
+
+    /**
+     * Message trace in the official client's format (RocketMQ's enableMsgTrace): a producer writes a Pub record per
+     * sent message, a push consumer SubBefore and SubAfter records around its listener, to the trace topic, in the
+     * background; tracing never delays or fails a send or a consumption. Off by default, as in RocketMQ.
+     */
+    public T setEnableMsgTrace(boolean isEnabled) {
+        this.enableMsgTrace = isEnabled;
+        return self();
+    }
+
+    /** RocketMQ's customizedTraceTopic; default RMQ_SYS_TRACE_TOPIC (the broker's msgTraceTopicName default). */
+    public T setCustomizedTraceTopic(String topic) {
+        this.customizedTraceTopic = topic;
+        return self();
+    }
+
+    /** RocketMQ's traceMsgBatchNum: 1..20 records per trace message. */
+    public T setTraceMsgBatchNum(int records) {
+        this.traceMsgBatchNum = records;
+        return self();
+    }
+
+    /** Trace records waiting to be sent; more are dropped (and counted) rather than held or blocking. */
+    public T setTraceQueueCapacity(int records) {
+        this.traceQueueCapacity = records;
+        return self();
+    }
+
+    /** A partial batch of trace records is sent after at most this long. */
+    public T setTraceFlushIntervalMs(long intervalMs) {
+        this.traceFlushIntervalMs = intervalMs;
+        return self();
+    }
+
+    public boolean isEnableMsgTrace() {
+        return enableMsgTrace;
+    }
+
+    public String getCustomizedTraceTopic() {
+        return customizedTraceTopic;
+    }
+
+    public int getTraceMsgBatchNum() {
+        return traceMsgBatchNum;
+    }
+
+    public int getTraceQueueCapacity() {
+        return traceQueueCapacity;
+    }
+
+    public long getTraceFlushIntervalMs() {
+        return traceFlushIntervalMs;
     }
 
     public boolean isUseTLS() {
@@ -175,6 +243,12 @@ public abstract class ClientOptions<T extends ClientOptions<T>> {
         require(requestTimeoutMs > 0, "requestTimeoutMs", requestTimeoutMs);
         require(maxBodyBytes > 0, "maxBodyBytes", maxBodyBytes);
         require(maxFrameBytes > 1024, "maxFrameBytes", maxFrameBytes);
+        require(customizedTraceTopic != null && !customizedTraceTopic.isBlank(), "customizedTraceTopic",
+            customizedTraceTopic);
+        require(traceMsgBatchNum > 0 && traceMsgBatchNum <= MAX_TRACE_MSG_BATCH_NUM, "traceMsgBatchNum",
+            traceMsgBatchNum);
+        require(traceQueueCapacity > 0, "traceQueueCapacity", traceQueueCapacity);
+        require(traceFlushIntervalMs >= 10, "traceFlushIntervalMs", traceFlushIntervalMs);
     }
 
     protected static void require(boolean holds, String setting, Object value) {

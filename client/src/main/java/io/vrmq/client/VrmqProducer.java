@@ -12,6 +12,8 @@ import io.vrmq.client.producer.RequestReply;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.client.producer.PreparedSend;
 import io.vrmq.client.producer.SendPreparation;
+import io.vrmq.client.trace.ProducerTrace;
+import io.vrmq.client.trace.TraceDispatcher;
 import io.vrmq.remoting.body.HeartbeatData;
 import io.vrmq.remoting.body.ProducerData;
 
@@ -45,6 +47,8 @@ public final class VrmqProducer {
     private final MessageSender sender;
     private final Heartbeats heartbeats;
     private final RequestReply requests;
+    /** null when enableMsgTrace is off. */
+    private final TraceDispatcher trace;
 
     public VrmqProducer(Vertx vertx, ProducerOptions options) {
         this.options = options;
@@ -53,6 +57,11 @@ public final class VrmqProducer {
         this.sender = new MessageSender(runtime, options, new BrokerFaultTable(System::currentTimeMillis));
         this.heartbeats = new Heartbeats(runtime);
         this.requests = new RequestReply(vertx, options.getMaxBodyBytes());
+        this.trace = options.isEnableMsgTrace()
+            ? TraceDispatcher.create(runtime, options, options.getProducerGroup(), "PRODUCE") : null;
+        if (trace != null) {
+            sender.observe(new ProducerTrace(trace, options.getProducerGroup()));
+        }
         runtime.onReplyMessage((connection, push) -> {
             requests.onReply(push);
             return Future.succeededFuture(RemotingCommand.success(push, null));
@@ -65,6 +74,9 @@ public final class VrmqProducer {
             runtime.periodic(options.getPollNameServerIntervalMs(), options.getPollNameServerIntervalMs(),
                 runtime.routes()::refreshAll);
             runtime.periodic(1_000, options.getHeartbeatBrokerIntervalMs(), this::heartbeat);
+            if (trace != null) {
+                trace.start();
+            }
             return Future.succeededFuture();
         });
     }
@@ -154,10 +166,19 @@ public final class VrmqProducer {
             .map(route -> route.writeQueues()));
     }
 
-    /** Unregisters from the brokers and closes the connections. */
+    /** Sends the trace records still queued (at most 5 s), unregisters from the brokers, closes the connections. */
     public Future<Void> close() {
-        return runtime.onContext(() -> heartbeats.unregister(sender.masterAddrs(), options.getProducerGroup(), null)
+        return runtime.onContext(() -> (trace == null ? Future.<Void>succeededFuture() : trace.drain())
+            .compose(drained -> heartbeats.unregister(sender.masterAddrs(), options.getProducerGroup(), null))
             .compose(unregistered -> runtime.close()));
+    }
+
+    /**
+     * Trace records dropped so far because traceQueueCapacity records were waiting (0 with trace off), for
+     * monitoring.
+     */
+    public Future<Long> traceDroppedCount() {
+        return runtime.onContext(() -> Future.succeededFuture(trace == null ? 0L : trace.droppedCount()));
     }
 
     public String clientId() {

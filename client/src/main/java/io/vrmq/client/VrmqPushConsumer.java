@@ -25,6 +25,8 @@ import io.vrmq.client.message.MessageIdGenerator;
 import io.vrmq.client.producer.BrokerFaultTable;
 import io.vrmq.client.producer.MessageSender;
 import io.vrmq.client.producer.SendPreparation;
+import io.vrmq.client.trace.ConsumerTrace;
+import io.vrmq.client.trace.TraceDispatcher;
 import io.vrmq.remoting.body.ConsumerData;
 import io.vrmq.remoting.body.HeartbeatData;
 import io.vrmq.remoting.body.SubscriptionData;
@@ -71,6 +73,8 @@ public final class VrmqPushConsumer {
     private Rebalancer rebalancer;
     private QueueLocks locks;
     private OrderlyConsumeService orderly;
+    /** null when enableMsgTrace is off. */
+    private TraceDispatcher trace;
     private boolean isStarted;
     private long startTimestampMs;
 
@@ -163,7 +167,10 @@ public final class VrmqPushConsumer {
             .mapToLong(ProcessQueue::flowControlCount).sum()));
     }
 
-    /** Stops pulling, commits every offset, unlocks, unregisters from the brokers and closes the connections. */
+    /**
+     * Stops pulling, commits every offset, unlocks, sends the trace records still queued (for at most 5 s),
+     * unregisters from the brokers and closes the connections.
+     */
     public Future<Void> close() {
         if (!isStarted) {
             return runtime.onContext(runtime::close);
@@ -172,7 +179,8 @@ public final class VrmqPushConsumer {
             Set<String> brokers = runtime.routes().brokerAddrs(subscriptions.keySet(), false);
             return rebalancer.shutdown()
                 .compose(released -> offsets.persistAll(true))
-                .compose(persisted -> heartbeats.unregister(brokers, null, options.getConsumerGroup()))
+                .compose(persisted -> trace == null ? Future.<Void>succeededFuture() : trace.drain())
+                .compose(drained -> heartbeats.unregister(brokers, null, options.getConsumerGroup()))
                 .eventually(runtime::close);
         });
     }
@@ -189,16 +197,20 @@ public final class VrmqPushConsumer {
             new SendPreparation(innerOptions, MessageIdGenerator.forThisProcess()),
             new MessageSender(runtime, innerOptions, new BrokerFaultTable(System::currentTimeMillis)),
             options.getConsumerGroup(), options.effectiveMaxReconsumeTimes());
+        trace = options.isEnableMsgTrace()
+            ? TraceDispatcher.create(runtime, options, options.getConsumerGroup(), "CONSUME") : null;
+        ConsumerTrace consumerTrace = trace == null ? ConsumerTrace.OFF
+            : new ConsumerTrace(trace, options.getConsumerGroup());
         ConsumeService consume;
         if (isOrderly) {
             orderly = new OrderlyConsumeService(runtime, orderlyListener, offsets, sendBack,
                 options.getMessageModel(), options.getConsumeMessageBatchMaxSize(), options.getSuspendCurrentQueueMs(),
-                options.effectiveMaxReconsumeTimes());
+                options.effectiveMaxReconsumeTimes(), consumerTrace);
             consume = orderly;
         } else {
             consume = new ConcurrentConsumeService(runtime, concurrentListener, offsets, sendBack,
                 options.getMessageModel(), options.getConsumeMessageBatchMaxSize(), options.getLocalRetryMs(),
-                options.getConsumeConcurrency());
+                options.getConsumeConcurrency(), consumerTrace);
         }
         PullService pulls = new PullService(runtime, options, broker, offsets, subscriptions::get, consume,
             isOrderly, false);
@@ -225,6 +237,9 @@ public final class VrmqPushConsumer {
             () -> rebalancer.rebalance(subscriptions.keySet()));
         runtime.periodic(options.getPersistConsumerOffsetIntervalMs(), options.getPersistConsumerOffsetIntervalMs(),
             () -> offsets.persistAll(false));
+        if (trace != null) {
+            trace.start();
+        }
         if (locks.isEnabled()) {
             runtime.periodic(options.getLockRenewIntervalMs(), options.getLockRenewIntervalMs(), this::renewLocks);
         }

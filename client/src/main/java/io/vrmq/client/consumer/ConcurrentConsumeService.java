@@ -6,6 +6,8 @@ import io.vrmq.client.MessageListenerConcurrently;
 import io.vrmq.client.MessageModel;
 import io.vrmq.client.ReceivedMessage;
 import io.vrmq.client.internal.ClientRuntime;
+import io.vrmq.client.trace.ConsumerTrace;
+import io.vrmq.client.trace.TraceText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,13 +36,14 @@ public final class ConcurrentConsumeService implements ConsumeService {
     private final int batchSize;
     private final long localRetryMs;
     private final int maxConsuming;
+    private final ConsumerTrace trace;
     private final Deque<Runnable> waiting = new ArrayDeque<>();
     private int consuming;
     private boolean isStartingWaiting;
 
     public ConcurrentConsumeService(ClientRuntime runtime, MessageListenerConcurrently listener, OffsetStore offsets,
                                     SendBackService sendBack, MessageModel model, int batchSize, long localRetryMs,
-                                    int maxConsuming) {
+                                    int maxConsuming, ConsumerTrace trace) {
         this.runtime = runtime;
         this.listener = listener;
         this.offsets = offsets;
@@ -49,6 +52,7 @@ public final class ConcurrentConsumeService implements ConsumeService {
         this.batchSize = batchSize;
         this.localRetryMs = localRetryMs;
         this.maxConsuming = maxConsuming;
+        this.trace = trace;
     }
 
     @Override
@@ -102,14 +106,29 @@ public final class ConcurrentConsumeService implements ConsumeService {
         }
     }
 
+    /** The listener's answer; a throw or a null is RECONSUME_LATER. Traced SubBefore/SubAfter when trace is on. */
     private Future<ConsumeConcurrentlyStatus> callListener(List<ReceivedMessage> batch, ProcessQueue queue) {
+        ConsumerTrace.Started traced = trace.before(batch);
+        Future<ConsumeConcurrentlyStatus> result;
         try {
-            Future<ConsumeConcurrentlyStatus> result = listener.consume(batch, queue.queue());
-            return result == null ? Future.succeededFuture(ConsumeConcurrentlyStatus.RECONSUME_LATER) : result;
+            result = listener.consume(batch, queue.queue());
         } catch (RuntimeException e) {
             log.warn("listener threw on {} message(s) of {}", batch.size(), queue.queue(), e);
+            trace.after(traced, false, TraceText.RETURN_EXCEPTION);
             return Future.succeededFuture(ConsumeConcurrentlyStatus.RECONSUME_LATER);
         }
+        if (result == null) {
+            trace.after(traced, false, TraceText.RETURN_NULL);
+            return Future.succeededFuture(ConsumeConcurrentlyStatus.RECONSUME_LATER);
+        }
+        return traced == null ? result : result.transform(outcome -> {
+            boolean isSuccess = outcome.succeeded() && outcome.result() == ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
+            trace.after(traced, isSuccess, outcome.failed() ? TraceText.RETURN_EXCEPTION
+                : outcome.result() == null ? TraceText.RETURN_NULL
+                : isSuccess ? TraceText.RETURN_SUCCESS : TraceText.RETURN_FAILED);
+            return outcome.succeeded() ? Future.succeededFuture(outcome.result())
+                : Future.failedFuture(outcome.cause());
+        });
     }
 
     private void sendBackAll(ProcessQueue queue, List<ReceivedMessage> batch) {

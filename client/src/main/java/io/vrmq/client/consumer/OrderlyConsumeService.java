@@ -6,6 +6,8 @@ import io.vrmq.client.MessageListenerOrderly;
 import io.vrmq.client.MessageModel;
 import io.vrmq.client.ReceivedMessage;
 import io.vrmq.client.internal.ClientRuntime;
+import io.vrmq.client.trace.ConsumerTrace;
+import io.vrmq.client.trace.TraceText;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,10 +32,11 @@ public final class OrderlyConsumeService implements ConsumeService {
     private final int batchSize;
     private final long suspendMs;
     private final int maxReconsumeTimes;
+    private final ConsumerTrace trace;
 
     public OrderlyConsumeService(ClientRuntime runtime, MessageListenerOrderly listener, OffsetStore offsets,
                                  SendBackService sendBack, MessageModel model, int batchSize, long suspendMs,
-                                 int maxReconsumeTimes) {
+                                 int maxReconsumeTimes, ConsumerTrace trace) {
         this.runtime = runtime;
         this.listener = listener;
         this.offsets = offsets;
@@ -42,6 +45,7 @@ public final class OrderlyConsumeService implements ConsumeService {
         this.batchSize = batchSize;
         this.suspendMs = suspendMs;
         this.maxReconsumeTimes = maxReconsumeTimes;
+        this.trace = trace;
     }
 
     @Override
@@ -98,14 +102,28 @@ public final class OrderlyConsumeService implements ConsumeService {
             });
     }
 
+    /** The listener's answer; a throw or a null suspends the queue. Traced SubBefore/SubAfter when trace is on. */
     private Future<ConsumeOrderlyStatus> callListener(List<ReceivedMessage> batch, ProcessQueue queue) {
+        ConsumerTrace.Started traced = trace.before(batch);
+        Future<ConsumeOrderlyStatus> result;
         try {
-            Future<ConsumeOrderlyStatus> result = listener.consume(batch, queue.queue());
-            return result == null ? Future.succeededFuture(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT)
-                : result;
+            result = listener.consume(batch, queue.queue());
         } catch (RuntimeException e) {
             log.warn("orderly listener threw on {} message(s) of {}", batch.size(), queue.queue(), e);
+            trace.after(traced, false, TraceText.RETURN_EXCEPTION);
             return Future.succeededFuture(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
         }
+        if (result == null) {
+            trace.after(traced, false, TraceText.RETURN_NULL);
+            return Future.succeededFuture(ConsumeOrderlyStatus.SUSPEND_CURRENT_QUEUE_A_MOMENT);
+        }
+        return traced == null ? result : result.transform(outcome -> {
+            boolean isSuccess = outcome.succeeded() && outcome.result() == ConsumeOrderlyStatus.SUCCESS;
+            trace.after(traced, isSuccess, outcome.failed() ? TraceText.RETURN_EXCEPTION
+                : outcome.result() == null ? TraceText.RETURN_NULL
+                : isSuccess ? TraceText.RETURN_SUCCESS : TraceText.RETURN_FAILED);
+            return outcome.succeeded() ? Future.succeededFuture(outcome.result())
+                : Future.failedFuture(outcome.cause());
+        });
     }
 }

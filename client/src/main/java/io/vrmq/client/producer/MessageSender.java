@@ -35,12 +35,18 @@ public final class MessageSender {
     private final ProducerOptions options;
     private final BrokerFaultTable faults;
     private final SendQueueChooser chooser;
+    private SendObserver observer = SendObserver.NONE;
 
     public MessageSender(ClientRuntime runtime, ProducerOptions options, BrokerFaultTable faults) {
         this.runtime = runtime;
         this.options = options;
         this.faults = faults;
         this.chooser = new SendQueueChooser(faults, options.isSendLatencyFaultEnable());
+    }
+
+    /** Told of every answered send attempt from now on (the trace hook); none by default. Call before sending. */
+    public void observe(SendObserver sendObserver) {
+        this.observer = sendObserver;
     }
 
     /** Round robin with retries on other brokers. */
@@ -126,9 +132,21 @@ public final class MessageSender {
                     return Future.failedFuture(new ClientException(response.code(), "broker " + address
                         + " refused the send to " + queue + ": code " + response.code() + ", " + response.remark()));
                 }
-                return Future.succeededFuture(new SendResult(status, send.msgId(), response.ext("msgId"), queue,
-                    Long.parseLong(response.ext("queueOffset"))));
+                SendResult result = new SendResult(status, send.msgId(), response.ext("msgId"), queue,
+                    Long.parseLong(response.ext("queueOffset")));
+                notify(send, address, startMs, response, result);
+                return Future.succeededFuture(result);
             });
+    }
+
+    /** An observer's failure is its own: it never fails the send. */
+    private void notify(PreparedSend send, String address, long startMs, RemotingCommand response,
+                        SendResult result) {
+        try {
+            observer.answered(send, address, startMs, response, result);
+        } catch (RuntimeException e) {
+            log.warn("send observer failed on {}", send.msgId(), e);
+        }
     }
 
     private RemotingCommand request(PreparedSend send, MessageQueue queue) {
