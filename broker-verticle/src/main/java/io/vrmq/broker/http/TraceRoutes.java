@@ -5,12 +5,12 @@ import io.vertx.ext.web.RoutingContext;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.schedule.StoredMessage;
 import io.vrmq.broker.trace.MessageTraceView;
+import io.vrmq.broker.trace.TraceBodies;
 import io.vrmq.broker.trace.TraceRecord;
 import io.vrmq.broker.trace.TraceRecords;
 import io.vrmq.store.FoundMessage;
 import io.vrmq.store.MessageStore;
 
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -55,7 +55,11 @@ final class TraceRoutes {
         for (FoundMessage found : store.queryMessage(traceTopic, msgId, MAX_TRACE_MESSAGES, 0, Long.MAX_VALUE)) {
             StoredMessage traceMessage = StoredMessage.decode(found.record());
             String clientHost = traceMessage.bornHost().getAddress().getHostAddress();
-            records.addAll(TraceRecords.decode(new String(traceMessage.body(), StandardCharsets.UTF_8), clientHost));
+            String text = TraceBodies.text(traceMessage.sysFlag(), traceMessage.body(),
+                broker.config().maxMessageSize());
+            if (text != null) {
+                records.addAll(TraceRecords.decode(text, clientHost));
+            }
         }
         Map<String, Object> view = new LinkedHashMap<>(MessageTraceView.of(msgId, records));
         String messageTopic = topic != null ? topic : publishedTopic(records, msgId);

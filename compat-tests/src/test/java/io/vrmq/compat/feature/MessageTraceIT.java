@@ -87,12 +87,18 @@ class MessageTraceIT {
 
     @Test
     void pubSubBeforeAndSubAfterOfAMessageAreFoundInTheCustomTraceTopic() throws Exception {
-        traceOneMessage(CUSTOM_TRACE_TOPIC);
+        traceOneMessage(CUSTOM_TRACE_TOPIC, uniqueName("key"));
+    }
+
+    /** A key this long makes the trace batch larger than 4 KiB: the client's trace producer compresses it (zlib). */
+    @Test
+    void aCompressedTraceBatchIsFoundToo() throws Exception {
+        traceOneMessage(CUSTOM_TRACE_TOPIC, uniqueName("key") + "k".repeat(5_000));
     }
 
     @Test
     void theDefaultTraceTopicIsCreatedByTheClientsAndWorksTheSame() throws Exception {
-        traceOneMessage(DEFAULT_TRACE_TOPIC);
+        traceOneMessage(DEFAULT_TRACE_TOPIC, uniqueName("key"));
     }
 
     @Test
@@ -126,7 +132,7 @@ class MessageTraceIT {
         assertEquals(producer.getProducerGroup(), end.getGroupName());
     }
 
-    private void traceOneMessage(String traceTopic) throws Exception {
+    private void traceOneMessage(String traceTopic, String key) throws Exception {
         String producerGroup = uniqueName("trace_producer");
         DefaultMQProducer producer = new DefaultMQProducer(producerGroup, true, traceTopic);
         producer.setNamesrvAddr(bed.namesrvAddr());
@@ -150,7 +156,7 @@ class MessageTraceIT {
         consumer.start();
         resources.closeLater(consumer::shutdown);
 
-        Message message = new Message(topic, "TagT", uniqueName("key"), "traced".getBytes(StandardCharsets.UTF_8));
+        Message message = new Message(topic, "TagT", key, "traced".getBytes(StandardCharsets.UTF_8));
         SendResult sent = producer.send(message);
         assertEquals(SendStatus.SEND_OK, sent.getSendStatus(), sent.toString());
         received.awaitAll(List.of("traced"), TRACE_TIMEOUT);
