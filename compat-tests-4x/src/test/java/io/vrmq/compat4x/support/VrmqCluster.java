@@ -172,7 +172,8 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
               "autoCreateTopicEnable": true,
               "autoCreateSubscriptionGroup": true,
               "messageDelayLevel": "%s",
-              "adminPort": -1
+              "adminPort": -1,
+              "grpcListenPort": -1
             }
             """, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),
             COMMIT_LOG_FILE_BYTES, SHORT_DELAY_LEVELS);

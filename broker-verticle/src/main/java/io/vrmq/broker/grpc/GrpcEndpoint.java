@@ -1,0 +1,121 @@
+package io.vrmq.broker.grpc;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.server.GrpcServer;
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.pop.PopConfig;
+import io.vrmq.grpc.proto.MessagingServiceGrpcService;
+import io.vrmq.grpc.proto.QueryAssignmentResponse;
+import io.vrmq.grpc.proto.QueryRouteResponse;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The broker's RocketMQ 5 gRPC endpoint ({@code apache.rocketmq.v2.MessagingService}, what Apache serves from its
+ * proxy on port 8081), so the 5.x SDKs of every language talk to this broker directly. An HTTP/2 server on the
+ * broker's Vert.x: requests with a gRPC content type go to the gRPC server, others get a plain 404. Served: QueryRoute,
+ * QueryAssignment, Heartbeat, Telemetry, NotifyClientTermination, SendMessage, EndTransaction, ReceiveMessage,
+ * AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue; every other RPC answers UNIMPLEMENTED, as the
+ * proxy answers the pull-style ones. The work is done by the broker's own processors over {@link BrokerLink}.
+ * <p>
+ * Created, started and stopped by the broker verticle on its context; the handlers run on that event loop.
+ */
+public final class GrpcEndpoint {
+    private static final Logger log = LoggerFactory.getLogger(GrpcEndpoint.class);
+    private static final String GRPC_CONTENT_TYPE = "application/grpc";
+
+    private final Vertx vertx;
+    private final BrokerContext broker;
+    private final GrpcConfig config;
+    private final PopConfig popConfig;
+    private final GrpcSessions sessions = new GrpcSessions();
+    private final BrokerLink link;
+    private HttpServer httpServer;
+    private volatile int boundPort = GrpcConfig.DISABLED_PORT;
+
+    /** @param brokerListenPort the broker's bound remoting port, which the endpoint calls on loopback */
+    public GrpcEndpoint(Vertx vertx, BrokerContext broker, GrpcConfig config, PopConfig popConfig,
+                        int brokerListenPort) {
+        this.vertx = vertx;
+        this.broker = broker;
+        this.config = config;
+        this.popConfig = popConfig;
+        this.link = new BrokerLink(vertx, broker.config().limits(),
+            BrokerLink.loopbackAddress(broker.config().bindAddress(), brokerListenPort),
+            new TransactionChecks(sessions));
+    }
+
+    /** Listens unless grpcListenPort is -1; completes with the bound port (-1 when off). */
+    public Future<Integer> start() {
+        if (!config.isEnabled()) {
+            return Future.succeededFuture(GrpcConfig.DISABLED_PORT);
+        }
+        GrpcServer grpc = GrpcServer.server(vertx, GrpcListenOptions.grpc(config));
+        bind(grpc);
+        httpServer = vertx.createHttpServer(GrpcListenOptions.http(config, broker.config().bindAddress()));
+        return httpServer.requestHandler(request -> route(grpc, request))
+            .listen(config.grpcListenPort())
+            .map(server -> {
+                boundPort = server.actualPort();
+                log.info("gRPC endpoint (RocketMQ 5 SDKs) listening on {}:{}", broker.config().bindAddress(),
+                    boundPort);
+                return boundPort;
+            });
+    }
+
+    /** The bound port, or -1 when the endpoint is off or not started. */
+    public int port() {
+        return boundPort;
+    }
+
+    /**
+     * Ends every Telemetry stream (they would otherwise hold the shutdown for its whole grace), lets calls in flight
+     * finish within {@code graceMs}, then closes the link to the broker.
+     */
+    public Future<Void> stop(long graceMs) {
+        if (httpServer == null) {
+            return link.close();
+        }
+        for (GrpcSessions.Session session : sessions.all()) {
+            if (session.telemetry() != null) {
+                session.telemetry().end();
+            }
+        }
+        return httpServer.shutdown(graceMs, TimeUnit.MILLISECONDS).eventually(link::close);
+    }
+
+    private void bind(GrpcServer grpc) {
+        GrpcMeters meters = new GrpcMeters(broker.metrics().registry(), sessions, s -> s.all().size());
+        Routes routes = new Routes(broker, this::port);
+        Unary.bind(grpc, MessagingServiceGrpcService.QueryRoute, new Unary.Shape<>(
+                status -> QueryRouteResponse.newBuilder().setStatus(status).build(), QueryRouteResponse::getStatus),
+            meters, (call, request) -> Future.succeededFuture(routes.queryRoute(request)));
+        Unary.bind(grpc, MessagingServiceGrpcService.QueryAssignment, new Unary.Shape<>(
+                status -> QueryAssignmentResponse.newBuilder().setStatus(status).build(),
+                QueryAssignmentResponse::getStatus),
+            meters, (call, request) -> Future.succeededFuture(routes.queryAssignment(request)));
+        new ClientRpcs(broker, config, sessions, link, meters).bindInto(grpc);
+        new SendRpcs(broker, link, meters).bindInto(grpc);
+        new ReceiveRpc(broker, config, popConfig, link, meters).bindInto(grpc);
+        new AckRpcs(broker, popConfig, link, meters).bindInto(grpc);
+        // PullMessage, UpdateOffset, GetOffset, QueryOffset (as Apache's proxy), RecallMessage, SyncLiteSubscription.
+        grpc.callHandler(request -> request.response().status(GrpcStatus.UNIMPLEMENTED)
+            .statusMessage(request.fullMethodName() + " is not served by this broker").end());
+    }
+
+    private static void route(GrpcServer grpc, HttpServerRequest request) {
+        String contentType = request.getHeader("content-type");
+        if (contentType != null && contentType.startsWith(GRPC_CONTENT_TYPE)) {
+            grpc.handle(request);
+        } else {
+            request.response().setStatusCode(404).putHeader("content-type", "text/plain")
+                .end("this is the broker's gRPC endpoint (apache.rocketmq.v2.MessagingService)\n");
+        }
+    }
+}

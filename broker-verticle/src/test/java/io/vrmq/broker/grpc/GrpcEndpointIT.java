@@ -1,0 +1,222 @@
+package io.vrmq.broker.grpc;
+
+import com.google.protobuf.ByteString;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.SocketAddress;
+import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientResponse;
+import io.vertx.grpc.common.GrpcMessageDecoder;
+import io.vertx.grpc.common.GrpcMessageEncoder;
+import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.junit5.VertxExtension;
+import io.vertx.junit5.VertxTestContext;
+import io.vrmq.broker.BrokerVerticle;
+import io.vrmq.broker.TestBrokerRequests;
+import io.vrmq.grpc.proto.ClientType;
+import io.vrmq.grpc.proto.Code;
+import io.vrmq.grpc.proto.FilterExpression;
+import io.vrmq.grpc.proto.FilterType;
+import io.vrmq.grpc.proto.Message;
+import io.vrmq.grpc.proto.MessageQueue;
+import io.vrmq.grpc.proto.MessageType;
+import io.vrmq.grpc.proto.MessagingServiceGrpcService;
+import io.vrmq.grpc.proto.Publishing;
+import io.vrmq.grpc.proto.PullMessageRequest;
+import io.vrmq.grpc.proto.PullMessageResponse;
+import io.vrmq.grpc.proto.QueryRouteRequest;
+import io.vrmq.grpc.proto.QueryRouteResponse;
+import io.vrmq.grpc.proto.ReceiveMessageRequest;
+import io.vrmq.grpc.proto.ReceiveMessageResponse;
+import io.vrmq.grpc.proto.Resource;
+import io.vrmq.grpc.proto.SendMessageRequest;
+import io.vrmq.grpc.proto.SendMessageResponse;
+import io.vrmq.grpc.proto.Settings;
+import io.vrmq.grpc.proto.Subscription;
+import io.vrmq.grpc.proto.SystemProperties;
+import io.vrmq.grpc.proto.TelemetryCommand;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The gRPC endpoint on the wire, with Vert.x's own gRPC client: what every SDK depends on in the Settings answer
+ * (GRPC.md 1.1 and 7: the Node SDK needs max_body_size, an exponential backoff, receive_batch_size), the required
+ * client id, UNIMPLEMENTED for what is not served, and the shape of a receive stream (status, messages with an MD5
+ * body digest, delivery timestamp, end) for both outcomes.
+ */
+@ExtendWith(VertxExtension.class)
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class GrpcEndpointIT {
+    private static final String CLIENT_ID = "test-host@1@1@abc";
+
+    @Test
+    void settingsAnswerCarriesWhatTheSdksNeed(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        withBroker(vertx, dir, (client, address) -> telemetry(client, address, Settings.newBuilder()
+                .setClientType(ClientType.PRODUCER).setPublishing(Publishing.newBuilder()
+                    .addTopics(Resource.newBuilder().setName("T"))).build())
+            .compose(producer -> telemetry(client, address, Settings.newBuilder()
+                // An unknown group: created on first use (else the answer would be INVALID_ARGUMENT).
+                .setClientType(ClientType.PUSH_CONSUMER).setSubscription(Subscription.newBuilder()
+                    .setGroup(Resource.newBuilder().setName("NEW_GROUP"))).build())
+                .map(consumer -> {
+                    test.verify(() -> {
+                        assertEquals(Code.OK, producer.getStatus().getCode());
+                        assertEquals(1024 * 1024, producer.getSettings().getPublishing().getMaxBodySize());
+                        assertTrue(producer.getSettings().getPublishing().getValidateMessageType());
+                        assertTrue(producer.getSettings().getBackoffPolicy().hasExponentialBackoff());
+                        Subscription subscription = consumer.getSettings().getSubscription();
+                        assertTrue(subscription.getReceiveBatchSize() > 0);
+                        assertTrue(subscription.hasLongPollingTimeout() && subscription.hasFifo());
+                        assertTrue(consumer.getSettings().getBackoffPolicy().hasExponentialBackoff());
+                        assertEquals(17, consumer.getSettings().getBackoffPolicy().getMaxAttempts());
+                    });
+                    return null;
+                })))
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    @Test
+    void callsNeedAClientIdAndUnservedRpcsAreUnimplemented(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        ServiceMethod<PullMessageResponse, PullMessageRequest> pull = clientMethod("PullMessage",
+            PullMessageResponse.getDefaultInstance());
+        withBroker(vertx, dir, (client, address) -> client.request(address, queryRoute())
+            .compose(request -> request.send(QueryRouteRequest.newBuilder()
+                .setTopic(Resource.newBuilder().setName("T")).build()))
+            .compose(GrpcClientResponse::last)
+            .compose(route -> client.request(address, pull).compose(request -> {
+                request.headers().set(GrpcCall.CLIENT_ID, CLIENT_ID);
+                return request.send(PullMessageRequest.getDefaultInstance());
+            }).map(response -> {
+                test.verify(() -> {
+                    assertEquals(Code.CLIENT_ID_REQUIRED, route.getStatus().getCode());
+                    assertEquals(GrpcStatus.UNIMPLEMENTED, response.status());
+                });
+                return null;
+            })))
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    @Test
+    void aReceiveStreamsStatusMessagesAndTimestampThenEnds(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        // Topic R does not exist: the send creates it from TBW102 (autoCreateTopicEnable), as for remoting.
+        withBroker(vertx, dir, (client, address) -> call(client, address, queryRoute(), QueryRouteRequest
+                .newBuilder().setTopic(Resource.newBuilder().setName("UNKNOWN")).build())
+            .compose(unknown -> call(client, address, send(), SendMessageRequest.newBuilder()
+                .addMessages(Message.newBuilder().setTopic(Resource.newBuilder().setName("R"))
+                    .setSystemProperties(SystemProperties.newBuilder().setMessageId("0100000000000000000000000001")
+                        .setTag("TagA").setMessageType(MessageType.NORMAL))
+                    .setBody(ByteString.copyFromUtf8("hello"))).build())
+                .compose(sent -> receive(client, address, "R"))
+                .compose(found -> receive(client, address, "R").map(empty -> {
+                    test.verify(() -> {
+                        assertEquals(Code.TOPIC_NOT_FOUND, unknown.getStatus().getCode());
+                        assertEquals(3, found.size(), "status, message, delivery timestamp: " + found);
+                        assertEquals(Code.OK, found.get(0).getStatus().getCode());
+                        Message message = found.get(1).getMessage();
+                        assertEquals("hello", message.getBody().toStringUtf8());
+                        assertEquals("5D41402ABC4B2A76B9719D911017C592",
+                            message.getSystemProperties().getBodyDigest().getChecksum());
+                        assertEquals(1, message.getSystemProperties().getDeliveryAttempt());
+                        assertTrue(message.getSystemProperties().hasReceiptHandle());
+                        assertTrue(found.get(2).hasDeliveryTimestamp());
+                        assertEquals(2, empty.size(), "status, delivery timestamp: " + empty);
+                        assertEquals(Code.MESSAGE_NOT_FOUND, empty.get(0).getStatus().getCode());
+                    });
+                    return null;
+                }))))
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    // ---- helpers -----------------------------------------------------------------------------------------------
+
+    @FunctionalInterface
+    private interface Scenario {
+        Future<?> run(GrpcClient client, SocketAddress address);
+    }
+
+    /** Our broker with its gRPC endpoint on a free port, stopped (and the client closed) after the scenario. */
+    private static Future<Void> withBroker(Vertx vertx, Path dir, Scenario scenario) {
+        BrokerVerticle verticle = new BrokerVerticle(TestBrokerRequests.config(dir).put("grpcListenPort", 0));
+        GrpcClient client = GrpcClient.client(vertx);
+        return vertx.deployVerticle(verticle).compose(id -> {
+            SocketAddress address = SocketAddress.inetSocketAddress(verticle.grpcPort(), "127.0.0.1");
+            return scenario.run(client, address)
+                .eventually(() -> client.close().eventually(() -> vertx.undeploy(id)));
+        }).mapEmpty();
+    }
+
+    private static Future<TelemetryCommand> telemetry(GrpcClient client, SocketAddress address, Settings settings) {
+        ServiceMethod<TelemetryCommand, TelemetryCommand> method = clientMethod("Telemetry",
+            TelemetryCommand.getDefaultInstance());
+        return client.request(address, method).compose(request -> {
+            request.headers().set(GrpcCall.CLIENT_ID, CLIENT_ID);
+            Future<TelemetryCommand> first = request.response().compose(response -> {
+                Promise<TelemetryCommand> answer = Promise.promise();
+                response.handler(answer::tryComplete);
+                response.endHandler(ended -> answer.tryFail("telemetry ended without an answer"));
+                return answer.future();
+            });
+            request.write(TelemetryCommand.newBuilder().setSettings(settings).build());
+            return first.eventually(request::end);
+        });
+    }
+
+    private static <Q, R> Future<R> call(GrpcClient client, SocketAddress address, ServiceMethod<R, Q> method,
+                                         Q message) {
+        return client.request(address, method).compose(request -> {
+            request.headers().set(GrpcCall.CLIENT_ID, CLIENT_ID);
+            return request.send(message);
+        }).compose(GrpcClientResponse::last);
+    }
+
+    private static Future<List<ReceiveMessageResponse>> receive(GrpcClient client, SocketAddress address,
+                                                                String topic) {
+        ReceiveMessageRequest request = ReceiveMessageRequest.newBuilder()
+            .setGroup(Resource.newBuilder().setName("G"))
+            .setMessageQueue(MessageQueue.newBuilder().setTopic(Resource.newBuilder().setName(topic)).setId(0))
+            .setFilterExpression(FilterExpression.newBuilder().setType(FilterType.TAG).setExpression("*"))
+            .setBatchSize(16).setInvisibleDuration(SettingsReply.millis(30_000))
+            .setLongPollingTimeout(SettingsReply.millis(5_000)).build();
+        ServiceMethod<ReceiveMessageResponse, ReceiveMessageRequest> method = clientMethod("ReceiveMessage",
+            ReceiveMessageResponse.getDefaultInstance());
+        return client.request(address, method).compose(call -> {
+                call.headers().set(GrpcCall.CLIENT_ID, CLIENT_ID);
+                call.timeout(10, TimeUnit.SECONDS);
+                return call.send(request);
+            }).compose(response -> {
+                List<ReceiveMessageResponse> parts = new ArrayList<>();
+                Promise<List<ReceiveMessageResponse>> ended = Promise.promise();
+                response.handler(parts::add);
+                response.endHandler(done -> ended.tryComplete(parts));
+                response.exceptionHandler(ended::tryFail);
+                return ended.future();
+            });
+    }
+
+    private static ServiceMethod<QueryRouteResponse, QueryRouteRequest> queryRoute() {
+        return clientMethod("QueryRoute", QueryRouteResponse.getDefaultInstance());
+    }
+
+    private static ServiceMethod<SendMessageResponse, SendMessageRequest> send() {
+        return clientMethod("SendMessage", SendMessageResponse.getDefaultInstance());
+    }
+
+    /** A client-side method descriptor (the generated code has server-side ones only). */
+    private static <Q extends com.google.protobuf.MessageLite, R extends com.google.protobuf.Message>
+        ServiceMethod<R, Q> clientMethod(String name, R responsePrototype) {
+        return ServiceMethod.client(MessagingServiceGrpcService.SERVICE_NAME, name, GrpcMessageEncoder.encoder(),
+            GrpcMessageDecoder.decoder(responsePrototype));
+    }
+}
