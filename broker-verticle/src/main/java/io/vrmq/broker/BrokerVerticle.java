@@ -300,7 +300,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private Future<Integer> startAdmin() {
-        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis());
+        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis())
+            .withRoutes(grpcEndpoint::mountAdminRoutes);
         return adminServer.start();
     }
 

@@ -5,6 +5,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.grpc.common.GrpcStatus;
+import io.vertx.ext.web.Router;
 import io.vertx.grpc.server.GrpcServer;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.pop.PopConfig;
@@ -67,6 +68,11 @@ public final class GrpcEndpoint {
                     boundPort);
                 return boundPort;
             });
+    }
+
+    /** Mounts {@code GET /api/v1/grpc/clients} on the broker's admin API. */
+    public void mountAdminRoutes(Router router) {
+        new GrpcAdminRoutes(sessions, boundPort).mount(router);
     }
 
     /** The bound port, or -1 when the endpoint is off or not started. */

@@ -5,11 +5,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.metrics.JvmMeters;
 import io.vrmq.broker.metrics.StoreGauges;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.function.Consumer;
 
 /**
  * The broker's admin HTTP server on adminHost:adminPort (adminPort -1: off; 0: any free port, see {@link #port}),
@@ -28,6 +31,7 @@ public final class BrokerAdminServer {
     private HttpServer server;
     private JvmMeters jvmMeters;
     private int port = DISABLED_PORT;
+    private Consumer<Router> extraRoutes = router -> { };
 
     public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
                              long bootTimestampMs) {
@@ -35,6 +39,12 @@ public final class BrokerAdminServer {
         this.broker = broker;
         this.registry = registry;
         this.bootTimestampMs = bootTimestampMs;
+    }
+
+    /** Routes of other parts of the broker (the gRPC endpoint's), mounted beside the built-in ones at start. */
+    public BrokerAdminServer withRoutes(Consumer<Router> routes) {
+        this.extraRoutes = routes;
+        return this;
     }
 
     /** Completes with the bound port, or {@link #DISABLED_PORT} when adminPort is -1. */
@@ -45,7 +55,9 @@ public final class BrokerAdminServer {
         jvmMeters = JvmMeters.bindTo(registry);
         StoreGauges storeGauges = new StoreGauges(broker, registry);
         server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
-        return server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs))
+        Router router = BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs);
+        extraRoutes.accept(router);
+        return server.requestHandler(router)
             .listen(broker.config().adminPort())
             .map(bound -> {
                 port = bound.actualPort();

@@ -4,6 +4,7 @@ import com.google.protobuf.ByteString;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
 import io.vertx.grpc.client.GrpcClientResponse;
@@ -11,6 +12,7 @@ import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
 import io.vertx.grpc.common.GrpcStatus;
 import io.vertx.grpc.common.ServiceMethod;
+import io.vertx.ext.web.client.WebClient;
 import io.vertx.junit5.VertxExtension;
 import io.vertx.junit5.VertxTestContext;
 import io.vrmq.broker.BrokerVerticle;
@@ -139,6 +141,26 @@ class GrpcEndpointIT {
             .onComplete(test.succeedingThenComplete());
     }
 
+    @Test
+    void theAdminApiListsGrpcClients(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        WebClient web = WebClient.create(vertx);
+        withBroker(vertx, dir, (client, address, adminPort) -> telemetry(client, address, Settings.newBuilder()
+                .setClientType(ClientType.SIMPLE_CONSUMER).setSubscription(Subscription.newBuilder()
+                    .setGroup(Resource.newBuilder().setName("LISTED"))).build())
+            .compose(answered -> web.get(adminPort, "127.0.0.1", "/api/v1/grpc/clients").send())
+            .map(response -> {
+                test.verify(() -> {
+                    JsonObject listed = response.bodyAsJsonObject().getJsonArray("clients").getJsonObject(0);
+                    assertEquals(CLIENT_ID, listed.getString("clientId"));
+                    assertEquals("SIMPLE_CONSUMER", listed.getString("clientType"));
+                    assertEquals("LISTED", listed.getString("group"));
+                });
+                return null;
+            }))
+            .onComplete(done -> web.close())
+            .onComplete(test.succeedingThenComplete());
+    }
+
     // ---- helpers -----------------------------------------------------------------------------------------------
 
     @FunctionalInterface
@@ -146,13 +168,24 @@ class GrpcEndpointIT {
         Future<?> run(GrpcClient client, SocketAddress address);
     }
 
+    @FunctionalInterface
+    private interface AdminScenario {
+        Future<?> run(GrpcClient client, SocketAddress address, int adminPort);
+    }
+
     /** Our broker with its gRPC endpoint on a free port, stopped (and the client closed) after the scenario. */
     private static Future<Void> withBroker(Vertx vertx, Path dir, Scenario scenario) {
-        BrokerVerticle verticle = new BrokerVerticle(TestBrokerRequests.config(dir).put("grpcListenPort", 0));
+        return withBroker(vertx, dir, (client, address, adminPort) -> scenario.run(client, address));
+    }
+
+    /** The same with the admin API on a free port. */
+    private static Future<Void> withBroker(Vertx vertx, Path dir, AdminScenario scenario) {
+        BrokerVerticle verticle = new BrokerVerticle(TestBrokerRequests.config(dir).put("grpcListenPort", 0)
+            .put("adminPort", 0).put("adminHost", "127.0.0.1"));
         GrpcClient client = GrpcClient.client(vertx);
         return vertx.deployVerticle(verticle).compose(id -> {
             SocketAddress address = SocketAddress.inetSocketAddress(verticle.grpcPort(), "127.0.0.1");
-            return scenario.run(client, address)
+            return scenario.run(client, address, verticle.adminPort())
                 .eventually(() -> client.close().eventually(() -> vertx.undeploy(id)));
         }).mapEmpty();
     }
