@@ -43,6 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class GrpcSdkIT {
     private static final Duration INVISIBLE = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(60);
+    private static final long SLOW_CONSUMPTION_MS = 7_000;
 
     @RegisterExtension
     static final VrmqCluster cluster = new VrmqCluster();
@@ -211,6 +212,30 @@ class GrpcSdkIT {
             () -> admin.totalMessages("%DLQ%GrpcPushRetryGroup") == 1);
         assertEquals(Set.of(1, 2, 3), attempts.keySet(), "retryMaxTimes 2: three deliveries, then the DLQ");
         assertEquals(3, deliveries.get());
+    }
+
+    @Test
+    void aSlowPushListenerKeepsItsMessageInvisible() throws Exception {
+        admin.createTopic("GrpcRenew", "NORMAL");
+        AtomicInteger deliveries = new AtomicInteger();
+        CompletableFuture<Integer> deliveriesWhenDone = new CompletableFuture<>();
+        sdk.pushConsumer("GrpcRenewGroup", "GrpcRenew", view -> {
+            int delivery = deliveries.incrementAndGet();
+            if (delivery == 1) {
+                // Consuming takes longer than twice the invisible time (3 s in this broker's configuration): without
+                // renewals the message would come back meanwhile, to another consumption thread.
+                try {
+                    Thread.sleep(SLOW_CONSUMPTION_MS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                deliveriesWhenDone.complete(deliveries.get());
+            }
+            return ConsumeResult.SUCCESS;
+        });
+        Producer producer = sdk.producer("GrpcRenew");
+        producer.send(sdk.message("GrpcRenew").setBody("slow".getBytes(StandardCharsets.UTF_8)).build());
+        assertEquals(1, deliveriesWhenDone.get(60, TimeUnit.SECONDS), "renewed while consumed: delivered once");
     }
 
     /** Receives until something arrives (at most a few long polls); nothing is acked. */

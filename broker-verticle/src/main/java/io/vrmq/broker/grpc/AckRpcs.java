@@ -4,7 +4,6 @@ import io.vertx.core.Future;
 import io.vertx.grpc.server.GrpcServer;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
-import io.vrmq.broker.pop.ExtraInfo;
 import io.vrmq.broker.pop.PopConfig;
 import io.vrmq.grpc.proto.AckMessageEntry;
 import io.vrmq.grpc.proto.AckMessageRequest;
@@ -27,23 +26,28 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * AckMessage, ChangeInvisibleDuration and ForwardMessageToDeadLetterQueue, on the broker's POP requests: one
- * ACK_MESSAGE per entry (to the topic the message was popped from: the retry topic for a redelivered one), one
- * CHANGE_MESSAGE_INVISIBLETIME (whose reply makes the new handle: a one-message checkpoint starting at the message's
- * own offset), and CONSUMER_SEND_MSG_BACK with delay level -1 (straight to the group's DLQ) followed by an ack. An
- * expired handle is refused with INVALID_RECEIPT_HANDLE before the broker is asked, as Apache's proxy refuses it
- * (its broker would answer SUCCESS and change nothing). Runs on the endpoint's event loop.
+ * AckMessage, ChangeInvisibleDuration and ForwardMessageToDeadLetterQueue, on the broker's POP requests
+ * ({@link PopCalls}): one ACK_MESSAGE per entry, one CHANGE_MESSAGE_INVISIBLETIME, and CONSUMER_SEND_MSG_BACK with
+ * delay level -1 (straight to the group's DLQ) followed by an ack. A handle an auto-renew replaced is swapped for the
+ * latest one first ({@link HandleRenewals#take}). An expired handle is refused with INVALID_RECEIPT_HANDLE before
+ * the broker is asked, as Apache's proxy refuses it (its broker would answer SUCCESS and change nothing). Runs on the
+ * endpoint's event loop.
  */
 final class AckRpcs {
     private final BrokerContext broker;
     private final PopConfig popConfig;
     private final BrokerLink link;
+    private final PopCalls pop;
+    private final HandleRenewals renewals;
     private final GrpcMeters meters;
 
-    AckRpcs(BrokerContext broker, PopConfig popConfig, BrokerLink link, GrpcMeters meters) {
+    AckRpcs(BrokerContext broker, PopConfig popConfig, BrokerLink link, PopCalls pop, HandleRenewals renewals,
+            GrpcMeters meters) {
         this.broker = broker;
         this.popConfig = popConfig;
         this.link = link;
+        this.pop = pop;
+        this.renewals = renewals;
         this.meters = meters;
     }
 
@@ -68,8 +72,8 @@ final class AckRpcs {
         for (AckMessageEntry entry : request.getEntriesList()) {
             AckMessageResultEntry.Builder result = AckMessageResultEntry.newBuilder()
                 .setMessageId(entry.getMessageId()).setReceiptHandle(entry.getReceiptHandle());
-            results.add(Future.succeededFuture(entry)
-                .compose(ignored -> ackOne(group.groupName(), topic, entry.getReceiptHandle()))
+            results.add(renewals.take(entry.getReceiptHandle())
+                .compose(latest -> pop.ack(group.groupName(), topic, liveHandle(latest)))
                 .recover(error -> Future.succeededFuture(Statuses.fromFailure(error)))
                 .map(status -> result.setStatus(status).build()));
         }
@@ -91,46 +95,22 @@ final class AckRpcs {
         });
     }
 
-    private Future<Status> ackOne(String group, String topic, String handleText) {
-        ReceiptHandle handle = liveHandle(handleText);
-        ExtraInfo receipt = handle.receipt();
-        Map<String, String> header = new HashMap<>();
-        header.put("consumerGroup", group);
-        header.put("topic", handle.poppedTopic(topic, group));
-        header.put("queueId", Integer.toString(receipt.queueId()));
-        header.put("extraInfo", handle.extraInfo());
-        header.put("offset", Long.toString(receipt.queueOffset()));
-        return link.call(RemotingCommand.request(RequestCode.ACK_MESSAGE, header, null)).map(Statuses::fromReply);
-    }
-
     private Future<ChangeInvisibleDurationResponse> change(GrpcCall call, ChangeInvisibleDurationRequest request) {
         SubscriptionGroupConfig group = Groups.require(broker, request.getGroup());
         String topic = topicOf(request.getTopic().getName());
-        ReceiptHandle handle = liveHandle(request.getReceiptHandle());
         long invisibleMs = SettingsReply.millisOf(request.getInvisibleDuration());
         if (invisibleMs < 0 || invisibleMs > popConfig.maxInvisibleTimeMills()) {
             throw new GrpcStatusException(Code.ILLEGAL_INVISIBLE_TIME, "invisible duration " + invisibleMs
                 + " ms is out of 0.." + popConfig.maxInvisibleTimeMills() + " ms");
         }
-        ExtraInfo receipt = handle.receipt();
-        String poppedTopic = handle.poppedTopic(topic, group.groupName());
-        Map<String, String> header = new HashMap<>();
-        header.put("consumerGroup", group.groupName());
-        header.put("topic", poppedTopic);
-        header.put("queueId", Integer.toString(receipt.queueId()));
-        header.put("extraInfo", handle.extraInfo());
-        header.put("offset", Long.toString(receipt.queueOffset()));
-        header.put("invisibleTime", Long.toString(invisibleMs));
-        header.put("suspend", Boolean.toString(request.hasSuspend() && request.getSuspend()));
-        return link.call(RemotingCommand.request(RequestCode.CHANGE_MESSAGE_INVISIBLETIME, header, null))
-            .map(reply -> {
+        boolean isSuspend = request.hasSuspend() && request.getSuspend();
+        return renewals.take(request.getReceiptHandle())
+            .compose(latest -> pop.change(group.groupName(), topic, liveHandle(latest), invisibleMs, isSuspend))
+            .map(changed -> {
                 ChangeInvisibleDurationResponse.Builder answer = ChangeInvisibleDurationResponse.newBuilder()
-                    .setStatus(Statuses.fromReply(reply));
-                if (reply.code() == ResponseCode.SUCCESS) {
-                    String extraInfo = ExtraInfo.format(receipt.queueOffset(), reply.header().requiredLong("popTime"),
-                        reply.header().requiredLong("invisibleTime"), reply.header().requiredInt("reviveQid"),
-                        poppedTopic, receipt.brokerName(), receipt.queueId(), receipt.queueOffset());
-                    answer.setReceiptHandle(ReceiptHandle.format(extraInfo, handle.commitLogOffset()));
+                    .setStatus(changed.status());
+                if (changed.handle() != null) {
+                    answer.setReceiptHandle(changed.handle());
                 }
                 return answer.build();
             });
@@ -140,25 +120,26 @@ final class AckRpcs {
         GrpcCall call, ForwardMessageToDeadLetterQueueRequest request) {
         SubscriptionGroupConfig group = Groups.require(broker, request.getGroup());
         String topic = topicOf(request.getTopic().getName());
-        ReceiptHandle handle = ReceiptHandle.parse(request.getReceiptHandle());
-        Map<String, String> header = new HashMap<>();
-        header.put("offset", Long.toString(handle.commitLogOffset()));
-        header.put("group", group.groupName());
-        header.put("delayLevel", "-1");
-        header.put("originMsgId", request.getMessageId());
-        header.put("originTopic", handle.poppedTopic(topic, group.groupName()));
-        header.put("unitMode", "false");
-        header.put("maxReconsumeTimes", Integer.toString(Math.max(0, request.getMaxDeliveryAttempts() - 1)));
-        return link.call(RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK, header, null))
-            .compose(reply -> {
-                if (reply.code() != ResponseCode.SUCCESS) {
-                    return Future.succeededFuture(Statuses.fromReply(reply));
-                }
-                // In the DLQ now: the message must not come back from its invisible time.
-                return ackOne(group.groupName(), topic, request.getReceiptHandle())
-                    .recover(error -> Future.succeededFuture(Statuses.ok()));
-            })
-            .map(status -> ForwardMessageToDeadLetterQueueResponse.newBuilder().setStatus(status).build());
+        return renewals.take(request.getReceiptHandle()).compose(latest -> {
+            ReceiptHandle handle = ReceiptHandle.parse(latest);
+            Map<String, String> header = new HashMap<>();
+            header.put("offset", Long.toString(handle.commitLogOffset()));
+            header.put("group", group.groupName());
+            header.put("delayLevel", "-1");
+            header.put("originMsgId", request.getMessageId());
+            header.put("originTopic", handle.poppedTopic(topic, group.groupName()));
+            header.put("unitMode", "false");
+            header.put("maxReconsumeTimes", Integer.toString(Math.max(0, request.getMaxDeliveryAttempts() - 1)));
+            return link.call(RemotingCommand.request(RequestCode.CONSUMER_SEND_MSG_BACK, header, null))
+                .compose(reply -> {
+                    if (reply.code() != ResponseCode.SUCCESS) {
+                        return Future.succeededFuture(Statuses.fromReply(reply));
+                    }
+                    // In the DLQ now: the message must not come back from its invisible time.
+                    return pop.ack(group.groupName(), topic, handle)
+                        .recover(error -> Future.succeededFuture(Statuses.ok()));
+                });
+        }).map(status -> ForwardMessageToDeadLetterQueueResponse.newBuilder().setStatus(status).build());
     }
 
     private ReceiptHandle liveHandle(String text) {

@@ -43,13 +43,16 @@ final class ClientRpcs {
     private final GrpcConfig config;
     private final GrpcSessions sessions;
     private final BrokerLink link;
+    private final HandleRenewals renewals;
     private final GrpcMeters meters;
 
-    ClientRpcs(BrokerContext broker, GrpcConfig config, GrpcSessions sessions, BrokerLink link, GrpcMeters meters) {
+    ClientRpcs(BrokerContext broker, GrpcConfig config, GrpcSessions sessions, BrokerLink link,
+               HandleRenewals renewals, GrpcMeters meters) {
         this.broker = broker;
         this.config = config;
         this.sessions = sessions;
         this.link = link;
+        this.renewals = renewals;
         this.meters = meters;
     }
 
@@ -116,6 +119,7 @@ final class ClientRpcs {
     private Future<NotifyClientTerminationResponse> terminate(GrpcCall call, NotifyClientTerminationRequest request) {
         // The broker's channels of gRPC clients share one connection: they expire after channelExpiredTimeout.
         sessions.remove(call.clientId());
+        renewals.forget(call.clientId());
         return Future.succeededFuture(NotifyClientTerminationResponse.newBuilder().setStatus(Statuses.ok()).build());
     }
 

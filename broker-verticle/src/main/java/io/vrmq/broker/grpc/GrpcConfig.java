@@ -19,10 +19,15 @@ import io.vertx.core.json.JsonObject;
  * @param maxLongPollingTimeoutMs    and at most this long (grpcClientConsumerMaxLongPollingTimeoutMillis)
  * @param receiveBatchSize           receive_batch_size told to push consumers, and the cap of one receive (the
  *                                   broker pops at most 32 messages at a time)
+ * @param enableProxyAutoRenew       renew the invisible time of what push consumers receive with auto_renew
+ * @param renewAheadTimeMillis       renew a message whose invisible time ends within this
+ * @param renewSchedulePeriodMillis  how often renewals are looked for
+ * @param renewMaxTimeMillis         renew a message for at most this long after it was received
  */
 public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int grpcMaxConcurrentStreams,
                          long defaultInvisibleTimeMills, long minLongPollingTimeoutMs, long maxLongPollingTimeoutMs,
-                         int receiveBatchSize) {
+                         int receiveBatchSize, boolean enableProxyAutoRenew, long renewAheadTimeMillis,
+                         long renewSchedulePeriodMillis, long renewMaxTimeMillis) {
     public static final int DISABLED_PORT = -1;
     /** POP_MESSAGE's own limit on maxMsgNums. */
     public static final int MAX_RECEIVE_BATCH = 32;
@@ -43,6 +48,13 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
             maxLongPollingTimeoutMs);
         require(receiveBatchSize > 0 && receiveBatchSize <= MAX_RECEIVE_BATCH,
             "grpcClientConsumerLongPollingBatchSize (1.." + MAX_RECEIVE_BATCH + ")", receiveBatchSize);
+        require(renewAheadTimeMillis > 0 && renewAheadTimeMillis < defaultInvisibleTimeMills,
+            "renewAheadTimeMillis (below defaultInvisibleTimeMills " + defaultInvisibleTimeMills + ")",
+            renewAheadTimeMillis);
+        require(renewSchedulePeriodMillis > 0 && renewSchedulePeriodMillis < renewAheadTimeMillis,
+            "renewSchedulePeriodMillis (below renewAheadTimeMillis " + renewAheadTimeMillis + ")",
+            renewSchedulePeriodMillis);
+        require(renewMaxTimeMillis > 0, "renewMaxTimeMillis", renewMaxTimeMillis);
     }
 
     public static GrpcConfig from(JsonObject json) {
@@ -52,7 +64,11 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
             json.getLong("defaultInvisibleTimeMills", 60_000L),
             json.getLong("grpcClientConsumerMinLongPollingTimeoutMillis", 5_000L),
             json.getLong("grpcClientConsumerMaxLongPollingTimeoutMillis", 20_000L),
-            json.getInteger("grpcClientConsumerLongPollingBatchSize", 32));
+            json.getInteger("grpcClientConsumerLongPollingBatchSize", 32),
+            json.getBoolean("enableProxyAutoRenew", true),
+            json.getLong("renewAheadTimeMillis", 10_000L),
+            json.getLong("renewSchedulePeriodMillis", 5_000L),
+            json.getLong("renewMaxTimeMillis", 3 * 3_600_000L));
     }
 
     public boolean isEnabled() {

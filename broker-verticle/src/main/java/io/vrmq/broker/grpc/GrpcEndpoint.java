@@ -37,6 +37,7 @@ public final class GrpcEndpoint {
     private final PopConfig popConfig;
     private final GrpcSessions sessions = new GrpcSessions();
     private final BrokerLink link;
+    private HandleRenewals renewals;
     private HttpServer httpServer;
     private volatile int boundPort = GrpcConfig.DISABLED_PORT;
 
@@ -58,12 +59,14 @@ public final class GrpcEndpoint {
             return Future.succeededFuture(GrpcConfig.DISABLED_PORT);
         }
         GrpcServer grpc = GrpcServer.server(vertx, GrpcListenOptions.grpc(config));
+        renewals = new HandleRenewals(vertx, config, sessions, new PopCalls(link));
         bind(grpc);
         httpServer = vertx.createHttpServer(GrpcListenOptions.http(config, broker.config().bindAddress()));
         return httpServer.requestHandler(request -> route(grpc, request))
             .listen(config.grpcListenPort())
             .map(server -> {
                 boundPort = server.actualPort();
+                renewals.start();
                 log.info("gRPC endpoint (RocketMQ 5 SDKs) listening on {}:{}", broker.config().bindAddress(),
                     boundPort);
                 return boundPort;
@@ -88,6 +91,7 @@ public final class GrpcEndpoint {
         if (httpServer == null) {
             return link.close();
         }
+        renewals.stop();
         for (GrpcSessions.Session session : sessions.all()) {
             if (session.telemetry() != null) {
                 session.telemetry().end();
@@ -106,10 +110,10 @@ public final class GrpcEndpoint {
                 status -> QueryAssignmentResponse.newBuilder().setStatus(status).build(),
                 QueryAssignmentResponse::getStatus),
             meters, (call, request) -> Future.succeededFuture(routes.queryAssignment(request)));
-        new ClientRpcs(broker, config, sessions, link, meters).bindInto(grpc);
+        new ClientRpcs(broker, config, sessions, link, renewals, meters).bindInto(grpc);
         new SendRpcs(broker, link, meters).bindInto(grpc);
-        new ReceiveRpc(broker, config, popConfig, link, meters).bindInto(grpc);
-        new AckRpcs(broker, popConfig, link, meters).bindInto(grpc);
+        new ReceiveRpc(broker, config, popConfig, link, renewals, meters).bindInto(grpc);
+        new AckRpcs(broker, popConfig, link, new PopCalls(link), renewals, meters).bindInto(grpc);
         // PullMessage, UpdateOffset, GetOffset, QueryOffset (as Apache's proxy), RecallMessage, SyncLiteSubscription.
         grpc.callHandler(request -> request.response().status(GrpcStatus.UNIMPLEMENTED)
             .statusMessage(request.fullMethodName() + " is not served by this broker").end());

@@ -32,7 +32,8 @@ import java.util.Map;
  * minInvisibleTimeMillsForRecv..maxInvisibleTimeMills (ILLEGAL_INVISIBLE_TIME), or defaultInvisibleTimeMills for a
  * push consumer's auto_renew receive without one. Poll time: the request's long_polling_timeout clamped to the
  * configured range and cut to fit the call's deadline (ILLEGAL_POLLING_TIME when the deadline leaves less than the
- * minimum). An orderly group pops orderly, with the client's attempt id. Runs on the endpoint's event loop.
+ * minimum). An orderly group pops orderly, with the client's attempt id. What an auto_renew receive hands out is
+ * renewed ({@link HandleRenewals}). Runs on the endpoint's event loop.
  */
 final class ReceiveRpc {
     private static final Logger log = LoggerFactory.getLogger(ReceiveRpc.class);
@@ -44,13 +45,16 @@ final class ReceiveRpc {
     private final GrpcConfig config;
     private final PopConfig popConfig;
     private final BrokerLink link;
+    private final HandleRenewals renewals;
     private final GrpcMeters meters;
 
-    ReceiveRpc(BrokerContext broker, GrpcConfig config, PopConfig popConfig, BrokerLink link, GrpcMeters meters) {
+    ReceiveRpc(BrokerContext broker, GrpcConfig config, PopConfig popConfig, BrokerLink link,
+               HandleRenewals renewals, GrpcMeters meters) {
         this.broker = broker;
         this.config = config;
         this.popConfig = popConfig;
         this.link = link;
+        this.renewals = renewals;
         this.meters = meters;
     }
 
@@ -105,15 +109,18 @@ final class ReceiveRpc {
         }
         return link.call(RemotingCommand.request(RequestCode.POP_MESSAGE, header, null), pollMs)
             .map(reply -> switch (reply.code()) {
-                case ResponseCode.SUCCESS -> found(reply);
+                case ResponseCode.SUCCESS -> found(call, group.groupName(), request.getAutoRenew(), reply);
                 case ResponseCode.POLLING_TIMEOUT, ResponseCode.NO_MESSAGE, ResponseCode.PULL_NOT_FOUND ->
                     noMessage();
                 default -> new Received(Statuses.fromReply(reply), List.of());
             });
     }
 
-    private Received found(RemotingCommand reply) {
+    private Received found(GrpcCall call, String group, boolean isAutoRenew, RemotingCommand reply) {
         List<Message> messages = PoppedMessages.of(reply, broker.config().brokerName());
+        if (isAutoRenew) {
+            renewals.track(call.clientId(), group, messages, System.currentTimeMillis());
+        }
         return messages.isEmpty() ? noMessage() : new Received(Statuses.ok(), messages);
     }
 

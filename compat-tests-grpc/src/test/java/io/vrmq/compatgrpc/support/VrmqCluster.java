@@ -192,7 +192,10 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
               "grpcListenPort": %d,
               "transactionTimeOut": 1000,
               "transactionCheckInterval": 1000,
-              "minInvisibleTimeMillsForRecv": 1000
+              "minInvisibleTimeMillsForRecv": 1000,
+              "defaultInvisibleTimeMills": 3000,
+              "renewAheadTimeMillis": 2000,
+              "renewSchedulePeriodMillis": 500
             }
             """, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),
             COMMIT_LOG_FILE_BYTES, SHORT_DELAY_LEVELS, adminPort, grpcPort);
