@@ -215,6 +215,27 @@ class GrpcSdkIT {
     }
 
     @Test
+    void fifoPushConsumerForwardsAFailingMessageToTheDeadLetterQueue() throws Exception {
+        admin.createTopic("GrpcFifoPush", "FIFO");
+        admin.createGroup("GrpcFifoPushGroup", 1, true);
+        List<String> consumed = new java.util.concurrent.CopyOnWriteArrayList<>();
+        sdk.pushConsumer("GrpcFifoPushGroup", "GrpcFifoPush", view -> {
+            String body = Sdk.text(view.getBody());
+            consumed.add(body + "#" + view.getDeliveryAttempt());
+            return body.equals("poison") ? ConsumeResult.FAILURE : ConsumeResult.SUCCESS;
+        });
+        Producer producer = sdk.producer("GrpcFifoPush");
+        producer.send(sdk.message("GrpcFifoPush").setMessageGroup("g").setBody("poison".getBytes(
+            StandardCharsets.UTF_8)).build());
+        producer.send(sdk.message("GrpcFifoPush").setMessageGroup("g").setBody("next".getBytes(
+            StandardCharsets.UTF_8)).build());
+        // retryMaxTimes 1: two attempts in the client, then ForwardMessageToDeadLetterQueue; the group goes on.
+        Await.until("the poison message is in the DLQ and the next one consumed", WAIT,
+            () -> admin.totalMessages("%DLQ%GrpcFifoPushGroup") == 1 && consumed.contains("next#1"));
+        assertEquals(List.of("poison#1", "poison#2", "next#1"), consumed, "in order, the failing one first");
+    }
+
+    @Test
     void aSlowPushListenerKeepsItsMessageInvisible() throws Exception {
         admin.createTopic("GrpcRenew", "NORMAL");
         AtomicInteger deliveries = new AtomicInteger();
