@@ -101,7 +101,7 @@ public final class GrpcEndpoint {
     }
 
     private void bind(GrpcServer grpc) {
-        GrpcMeters meters = new GrpcMeters(broker.metrics().registry(), sessions, s -> s.all().size());
+        GrpcMeters meters = new GrpcMeters(broker.metrics().registry(), sessions);
         Routes routes = new Routes(broker, this::port);
         Unary.bind(grpc, MessagingServiceGrpcService.QueryRoute, new Unary.Shape<>(
                 status -> QueryRouteResponse.newBuilder().setStatus(status).build(), QueryRouteResponse::getStatus),

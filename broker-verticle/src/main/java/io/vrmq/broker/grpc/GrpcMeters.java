@@ -1,6 +1,7 @@
 package io.vrmq.broker.grpc;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vrmq.grpc.proto.Code;
@@ -8,7 +9,6 @@ import io.vrmq.grpc.proto.Code;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.function.ToIntFunction;
 
 /**
  * Per-RPC meters of the gRPC endpoint: {@code mq.grpc.requests} (tags rpc, code: the RocketMQ 5 status the call
@@ -20,9 +20,10 @@ final class GrpcMeters {
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-    <T> GrpcMeters(MeterRegistry registry, T sessions, ToIntFunction<T> clientCount) {
+    GrpcMeters(MeterRegistry registry, GrpcSessions sessions) {
         this.registry = registry;
-        registry.gauge("mq.grpc.clients", java.util.List.of(), sessions, value -> clientCount.applyAsInt(value));
+        Gauge.builder("mq.grpc.clients", sessions, table -> table.all().size())
+            .description("gRPC clients whose settings the broker holds").register(registry);
     }
 
     void answered(String rpc, Code code, long startNanos) {
