@@ -78,6 +78,18 @@ class GrpcSdkIT {
     }
 
     @Test
+    void aTagFilterKeepsOtherTagsAway() throws Exception {
+        admin.createTopic("GrpcTags", "NORMAL");
+        SimpleConsumer consumer = sdk.simpleConsumer("GrpcTagsGroup", "GrpcTags", "TagA || TagC");
+        Producer producer = sdk.producer("GrpcTags");
+        for (String tag : List.of("TagB", "TagA", "TagB", "TagC")) {
+            producer.send(sdk.message("GrpcTags").setTag(tag).setBody(tag.getBytes(StandardCharsets.UTF_8)).build());
+        }
+        List<MessageView> received = Sdk.receiveAndAck(consumer, 2, 5, INVISIBLE);
+        assertEquals(List.of("TagA", "TagC"), received.stream().map(m -> m.getTag().orElse("")).sorted().toList());
+    }
+
+    @Test
     void asyncSendsAndOneMebibyteBody() throws Exception {
         admin.createTopic("GrpcAsync", "NORMAL");
         SimpleConsumer consumer = sdk.simpleConsumer("GrpcAsyncGroup", "GrpcAsync");

@@ -51,9 +51,14 @@ public final class Sdk {
     }
 
     public SimpleConsumer simpleConsumer(String group, String topic) throws ClientException {
+        return simpleConsumer(group, topic, "*");
+    }
+
+    /** A simple consumer of the messages of {@code topic} whose tag matches {@code tags} ("*", "A || B"). */
+    public SimpleConsumer simpleConsumer(String group, String topic, String tags) throws ClientException {
         return cluster.closeLater(provider.newSimpleConsumerBuilder().setClientConfiguration(configuration())
             .setConsumerGroup(group).setAwaitDuration(AWAIT)
-            .setSubscriptionExpressions(Map.of(topic, new FilterExpression("*", FilterExpressionType.TAG))).build());
+            .setSubscriptionExpressions(Map.of(topic, new FilterExpression(tags, FilterExpressionType.TAG))).build());
     }
 
     public PushConsumer pushConsumer(String group, String topic, MessageListener listener) throws ClientException {
