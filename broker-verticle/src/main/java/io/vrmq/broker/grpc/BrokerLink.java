@@ -4,19 +4,17 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vrmq.remoting.protocol.RemotingCommand;
-import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
-import io.vrmq.remoting.transport.RequestProcessor;
 
 /**
  * The gRPC endpoint's way into this broker: a remoting connection to the broker's own listen port on loopback. Each
  * RPC becomes the remoting request Apache's proxy sends its broker for it (SEND_MESSAGE_V2, POP_MESSAGE,
  * ACK_MESSAGE, ...), so every check, reply code and durability rule of those processors holds for gRPC clients
  * too, and nothing of send, POP or transactions exists twice. The broker's own requests to its clients come back on
- * the same connection: CHECK_TRANSACTION_STATE goes to {@code transactionChecks}.
+ * the same connection (CHECK_TRANSACTION_STATE, GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
  * <p>
  * The hop costs one loopback round trip and an encode/decode per call; the processors take a remoting connection,
  * so a socket-less path would need one in the remoting module. Thread-safe.
@@ -28,10 +26,8 @@ final class BrokerLink {
     private final String brokerAddress;
     private final long requestTimeoutMs;
 
-    BrokerLink(Vertx vertx, RemotingLimits limits, String brokerAddress, RequestProcessor transactionChecks) {
-        ProcessorTable inbound = ProcessorTable.builder()
-            .register(RequestCode.CHECK_TRANSACTION_STATE, transactionChecks)
-            .build();
+    /** @param inbound what answers the broker's requests to the clients (transaction checks, admin questions) */
+    BrokerLink(Vertx vertx, RemotingLimits limits, String brokerAddress, ProcessorTable inbound) {
         this.client = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)
             .setTcpNoDelay(true), limits, inbound, RemotingObserver.NONE);
         this.brokerAddress = brokerAddress;

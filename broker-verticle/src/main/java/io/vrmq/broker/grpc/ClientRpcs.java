@@ -34,7 +34,8 @@ import java.util.Set;
  * server's commands out), Heartbeat and NotifyClientTermination. A client becomes known to the broker as Apache's
  * proxy makes it known: a HEART_BEAT with producer group = each published topic (where transaction checks go) or
  * with its consumer group and subscriptions (SIMPLE: CONSUME_ACTIVELY, PUSH: CONSUME_PASSIVELY), sent when its
- * settings arrive and at each of its heartbeats. Runs on the endpoint's event loop.
+ * settings arrive and at each of its heartbeats. The client's answers to admin questions ({@link ClientCommands})
+ * come on its Telemetry stream too. Runs on the endpoint's event loop.
  */
 final class ClientRpcs {
     private static final Logger log = LoggerFactory.getLogger(ClientRpcs.class);
@@ -44,15 +45,17 @@ final class ClientRpcs {
     private final GrpcSessions sessions;
     private final BrokerLink link;
     private final HandleRenewals renewals;
+    private final ClientCommands commands;
     private final GrpcMeters meters;
 
     ClientRpcs(BrokerContext broker, GrpcConfig config, GrpcSessions sessions, BrokerLink link,
-               HandleRenewals renewals, GrpcMeters meters) {
+               HandleRenewals renewals, ClientCommands commands, GrpcMeters meters) {
         this.broker = broker;
         this.config = config;
         this.sessions = sessions;
         this.link = link;
         this.renewals = renewals;
+        this.commands = commands;
         this.meters = meters;
     }
 
@@ -83,8 +86,16 @@ final class ClientRpcs {
     private void onCommand(GrpcCall call, GrpcServerResponse<TelemetryCommand, TelemetryCommand> stream,
                            TelemetryCommand command) {
         long startNanos = System.nanoTime();
+        if (command.hasThreadStackTrace()) {
+            commands.answered(command.getThreadStackTrace().getNonce(), command.getStatus(),
+                command.getThreadStackTrace().getThreadStackTrace());
+            return;
+        }
+        if (command.hasVerifyMessageResult()) {
+            commands.answered(command.getVerifyMessageResult().getNonce(), command.getStatus(), null);
+            return;
+        }
         if (!command.hasSettings()) {
-            // ThreadStackTrace / VerifyMessageResult: answers to commands this broker does not send yet.
             log.debug("telemetry from {}: {} ignored", call.clientId(), command.getCommandCase());
             return;
         }

@@ -12,6 +12,8 @@ import io.vrmq.broker.pop.PopConfig;
 import io.vrmq.grpc.proto.MessagingServiceGrpcService;
 import io.vrmq.grpc.proto.QueryAssignmentResponse;
 import io.vrmq.grpc.proto.QueryRouteResponse;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.transport.ProcessorTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,13 +25,16 @@ import java.util.concurrent.TimeUnit;
  * broker's Vert.x: requests with a gRPC content type go to the gRPC server, others get a plain 404. Served: QueryRoute,
  * QueryAssignment, Heartbeat, Telemetry, NotifyClientTermination, SendMessage, EndTransaction, ReceiveMessage,
  * AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue; every other RPC answers UNIMPLEMENTED, as the
- * proxy answers the pull-style ones. The work is done by the broker's own processors over {@link BrokerLink}.
+ * proxy answers the pull-style ones. The work is done by the broker's own processors over {@link BrokerLink}; what
+ * the broker asks clients (transaction checks, admin questions) goes out on their Telemetry streams.
  * <p>
  * Created, started and stopped by the broker verticle on its context; the handlers run on that event loop.
  */
 public final class GrpcEndpoint {
     private static final Logger log = LoggerFactory.getLogger(GrpcEndpoint.class);
     private static final String GRPC_CONTENT_TYPE = "application/grpc";
+    /** Below the broker's 10 s wait for a consumer's answer to an admin question, so the admin gets ours. */
+    private static final long CLIENT_ANSWER_TIMEOUT_MS = 9_000;
 
     private final Vertx vertx;
     private final BrokerContext broker;
@@ -37,6 +42,7 @@ public final class GrpcEndpoint {
     private final PopConfig popConfig;
     private final GrpcSessions sessions = new GrpcSessions();
     private final BrokerLink link;
+    private final ClientCommands commands;
     private HandleRenewals renewals;
     private HttpServer httpServer;
     private volatile int boundPort = GrpcConfig.DISABLED_PORT;
@@ -48,9 +54,12 @@ public final class GrpcEndpoint {
         this.broker = broker;
         this.config = config;
         this.popConfig = popConfig;
+        this.commands = new ClientCommands(vertx, sessions, broker.json(), CLIENT_ANSWER_TIMEOUT_MS);
         this.link = new BrokerLink(vertx, broker.config().limits(),
-            BrokerLink.loopbackAddress(broker.config().bindAddress(), brokerListenPort),
-            new TransactionChecks(sessions));
+            BrokerLink.loopbackAddress(broker.config().bindAddress(), brokerListenPort), ProcessorTable.builder()
+                .register(RequestCode.CHECK_TRANSACTION_STATE, new TransactionChecks(sessions))
+                .register(commands, RequestCode.GET_CONSUMER_RUNNING_INFO, RequestCode.CONSUME_MESSAGE_DIRECTLY)
+                .build());
     }
 
     /** Listens unless grpcListenPort is -1; completes with the bound port (-1 when off). */
@@ -110,7 +119,7 @@ public final class GrpcEndpoint {
                 status -> QueryAssignmentResponse.newBuilder().setStatus(status).build(),
                 QueryAssignmentResponse::getStatus),
             meters, (call, request) -> Future.succeededFuture(routes.queryAssignment(request)));
-        new ClientRpcs(broker, config, sessions, link, renewals, meters).bindInto(grpc);
+        new ClientRpcs(broker, config, sessions, link, renewals, commands, meters).bindInto(grpc);
         new SendRpcs(broker, link, meters).bindInto(grpc);
         new ReceiveRpc(broker, config, popConfig, link, renewals, meters).bindInto(grpc);
         new AckRpcs(broker, popConfig, link, new PopCalls(link), renewals, meters).bindInto(grpc);

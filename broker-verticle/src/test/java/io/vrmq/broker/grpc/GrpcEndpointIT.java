@@ -7,6 +7,7 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.SocketAddress;
 import io.vertx.grpc.client.GrpcClient;
+import io.vertx.grpc.client.GrpcClientRequest;
 import io.vertx.grpc.client.GrpcClientResponse;
 import io.vertx.grpc.common.GrpcMessageDecoder;
 import io.vertx.grpc.common.GrpcMessageEncoder;
@@ -39,6 +40,12 @@ import io.vrmq.grpc.proto.Settings;
 import io.vrmq.grpc.proto.Subscription;
 import io.vrmq.grpc.proto.SystemProperties;
 import io.vrmq.grpc.proto.TelemetryCommand;
+import io.vrmq.grpc.proto.ThreadStackTrace;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RequestCode;
+import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingLimits;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -47,6 +54,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -161,6 +169,25 @@ class GrpcEndpointIT {
             .onComplete(test.succeedingThenComplete());
     }
 
+    @Test
+    void anAdminQuestionIsAskedOnTheClientsTelemetryStream(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        RemotingClient remoting = new RemotingClient(vertx, new RemotingLimits(16 * 1024 * 1024, 1024 * 1024, 3_000, 1_024));
+        withBroker(vertx, dir, (client, address, adminPort, brokerAddress) -> answeringConsumer(client, address,
+                "RUN_GROUP")
+            .compose(stream -> TestBrokerRequests.pollFor(vertx, () -> remoting.invoke(brokerAddress,
+                    RemotingCommand.request(RequestCode.GET_CONSUMER_RUNNING_INFO, Map.of("consumerGroup",
+                        "RUN_GROUP", "clientId", CLIENT_ID, "jstackEnable", "true"), null)),
+                reply -> reply.code() == ResponseCode.SUCCESS, 10_000)
+                .map(reply -> {
+                    test.verify(() -> assertEquals("stack of " + CLIENT_ID, new JsonObject(reply.body())
+                        .getString("jstack")));
+                    return null;
+                })
+                .eventually(() -> stream.end())))
+            .onComplete(done -> remoting.close())
+            .onComplete(test.succeedingThenComplete());
+    }
+
     // ---- helpers -----------------------------------------------------------------------------------------------
 
     @FunctionalInterface
@@ -173,6 +200,11 @@ class GrpcEndpointIT {
         Future<?> run(GrpcClient client, SocketAddress address, int adminPort);
     }
 
+    @FunctionalInterface
+    private interface BrokerScenario {
+        Future<?> run(GrpcClient client, SocketAddress address, int adminPort, String brokerAddress);
+    }
+
     /** Our broker with its gRPC endpoint on a free port, stopped (and the client closed) after the scenario. */
     private static Future<Void> withBroker(Vertx vertx, Path dir, Scenario scenario) {
         return withBroker(vertx, dir, (client, address, adminPort) -> scenario.run(client, address));
@@ -180,12 +212,18 @@ class GrpcEndpointIT {
 
     /** The same with the admin API on a free port. */
     private static Future<Void> withBroker(Vertx vertx, Path dir, AdminScenario scenario) {
+        return withBroker(vertx, dir, (client, address, adminPort, brokerAddress) -> scenario.run(client, address,
+            adminPort));
+    }
+
+    /** The same, also naming the broker's remoting address. */
+    private static Future<Void> withBroker(Vertx vertx, Path dir, BrokerScenario scenario) {
         BrokerVerticle verticle = new BrokerVerticle(TestBrokerRequests.config(dir).put("grpcListenPort", 0)
             .put("adminPort", 0).put("adminHost", "127.0.0.1"));
         GrpcClient client = GrpcClient.client(vertx);
         return vertx.deployVerticle(verticle).compose(id -> {
             SocketAddress address = SocketAddress.inetSocketAddress(verticle.grpcPort(), "127.0.0.1");
-            return scenario.run(client, address, verticle.adminPort())
+            return scenario.run(client, address, verticle.adminPort(), "127.0.0.1:" + verticle.listenPort())
                 .eventually(() -> client.close().eventually(() -> vertx.undeploy(id)));
         }).mapEmpty();
     }
@@ -203,6 +241,31 @@ class GrpcEndpointIT {
             });
             request.write(TelemetryCommand.newBuilder().setSettings(settings).build());
             return first.eventually(request::end);
+        });
+    }
+
+    /** A push consumer's Telemetry stream that answers every PrintThreadStackTraceCommand; open when answered once. */
+    private static Future<GrpcClientRequest<TelemetryCommand, TelemetryCommand>> answeringConsumer(
+        GrpcClient client, SocketAddress address, String group) {
+        ServiceMethod<TelemetryCommand, TelemetryCommand> method = clientMethod("Telemetry",
+            TelemetryCommand.getDefaultInstance());
+        return client.request(address, method).compose(request -> {
+            request.headers().set(GrpcCall.CLIENT_ID, CLIENT_ID);
+            Promise<GrpcClientRequest<TelemetryCommand, TelemetryCommand>> settled = Promise.promise();
+            request.response().onSuccess(response -> response.handler(command -> {
+                if (command.hasSettings()) {
+                    settled.tryComplete(request);
+                } else if (command.hasPrintThreadStackTraceCommand()) {
+                    request.write(TelemetryCommand.newBuilder().setStatus(Statuses.ok())
+                        .setThreadStackTrace(ThreadStackTrace.newBuilder()
+                            .setNonce(command.getPrintThreadStackTraceCommand().getNonce())
+                            .setThreadStackTrace("stack of " + CLIENT_ID)).build());
+                }
+            })).onFailure(settled::tryFail);
+            request.write(TelemetryCommand.newBuilder().setSettings(Settings.newBuilder()
+                .setClientType(ClientType.PUSH_CONSUMER).setSubscription(Subscription.newBuilder()
+                    .setGroup(Resource.newBuilder().setName(group)))).build());
+            return settled.future();
         });
     }
 
