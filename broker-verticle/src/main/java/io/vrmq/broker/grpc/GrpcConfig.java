@@ -2,6 +2,9 @@ package io.vrmq.broker.grpc;
 
 import io.vertx.core.json.JsonObject;
 
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * Settings of the broker's gRPC endpoint (RocketMQ 5's {@code apache.rocketmq.v2.MessagingService}), under the key
  * names of Apache RocketMQ's proxy where it has one, with its defaults (keys in {@code broker-defaults.json}).
@@ -69,6 +72,23 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
             json.getLong("renewAheadTimeMillis", 10_000L),
             json.getLong("renewSchedulePeriodMillis", 5_000L),
             json.getLong("renewMaxTimeMillis", 3 * 3_600_000L));
+    }
+
+    /** Every setting under its key, for the broker's config views (GET_BROKER_CONFIG, the admin API). */
+    public Map<String, Object> values() {
+        Map<String, Object> values = new LinkedHashMap<>();
+        values.put("grpcListenPort", grpcListenPort);
+        values.put("grpcMaxInboundMessageSize", grpcMaxInboundMessageSize);
+        values.put("grpcMaxConcurrentStreams", grpcMaxConcurrentStreams);
+        values.put("defaultInvisibleTimeMills", defaultInvisibleTimeMills);
+        values.put("grpcClientConsumerMinLongPollingTimeoutMillis", minLongPollingTimeoutMs);
+        values.put("grpcClientConsumerMaxLongPollingTimeoutMillis", maxLongPollingTimeoutMs);
+        values.put("grpcClientConsumerLongPollingBatchSize", receiveBatchSize);
+        values.put("enableProxyAutoRenew", enableProxyAutoRenew);
+        values.put("renewAheadTimeMillis", renewAheadTimeMillis);
+        values.put("renewSchedulePeriodMillis", renewSchedulePeriodMillis);
+        values.put("renewMaxTimeMillis", renewMaxTimeMillis);
+        return values;
     }
 
     public boolean isEnabled() {
