@@ -275,7 +275,7 @@ write_vrmq_broker() {
  "enableControllerMode": true, "controllerAddr": "$CONTROLLER_ADDR", "allAckInSyncStateSet": true,
  "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "bindAddress": "127.0.0.1",
  "flushDiskType": "$FLUSH", "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES,
- "storePathRootDir": "$dir/store", "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1}
+ "storePathRootDir": "$dir/store", "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1}
 JSON
 }
 

@@ -168,7 +168,7 @@ start_vrmq_broker() {
 {"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": 0, "brokerRole": "ASYNC_MASTER",
  "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1}
+ "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1}
 JSON
     java "-Xmx$SERVER_HEAP" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" > "$dir/broker.log" 2>&1 &
     BROKER_PID=$!

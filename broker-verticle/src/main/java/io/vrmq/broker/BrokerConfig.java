@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.vertx.core.json.JsonObject;
 import io.vrmq.broker.controller.ControllerModeConfig;
+import io.vrmq.broker.grpc.GrpcConfig;
 import io.vrmq.broker.ha.HaConfig;
 import io.vrmq.broker.ha.autoswitch.AutoSwitchConfig;
 import io.vrmq.broker.role.BrokerRole;
@@ -31,7 +32,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            int storeReaderThreads, int maxMessageSize, int adminPort, String adminHost,
                            String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
                            HaConfig ha, TransactionConfig transaction, ControllerModeConfig controllerMode,
-                           AutoSwitchConfig autoSwitch) {
+                           AutoSwitchConfig autoSwitch, GrpcConfig grpc) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -61,6 +62,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             "maxMessageSize (must be below maxFrameBytes " + limits.maxFrameBytes() + ")", maxMessageSize);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);
         require(maxConnections > 0, "maxConnections", maxConnections);
+        require(!grpc.isEnabled() || grpc.grpcListenPort() == 0 || grpc.grpcListenPort() != listenPort,
+            "grpcListenPort (must differ from listenPort)", grpc.grpcListenPort());
         require(controllerMode.enableControllerMode() || SLAVE.equals(brokerRole) == (brokerId != 0),
             "brokerId/brokerRole (a master has brokerId 0, a SLAVE a brokerId of 1 or more)", brokerId + "/"
                 + brokerRole);
@@ -81,7 +84,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getInteger("storeReaderThreads"), json.getInteger("maxMessageSize"), json.getInteger("adminPort"),
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
             json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json),
-            TransactionConfig.from(json), ControllerModeConfig.from(json), AutoSwitchConfig.from(json));
+            TransactionConfig.from(json), ControllerModeConfig.from(json), AutoSwitchConfig.from(json),
+            GrpcConfig.from(json));
     }
 
     /** The values the store takes, under the store's key names. */

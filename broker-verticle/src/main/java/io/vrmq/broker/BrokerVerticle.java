@@ -12,6 +12,7 @@ import io.vrmq.broker.auth.server.AuthService;
 import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.feature.MessageFeatures;
 import io.vrmq.broker.group.SubscriptionGroupTable;
+import io.vrmq.broker.grpc.GrpcEndpoint;
 import io.vrmq.broker.ha.HaServer;
 import io.vrmq.broker.ha.MasterReplication;
 import io.vrmq.broker.ha.Replication;
@@ -106,6 +107,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private DispatchListener dispatchListener;
     private AuthService auth;
     private final TlsSettings tls;
+    private GrpcEndpoint grpcEndpoint;
+    private PopConfig popConfig;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -146,7 +149,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
         holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
-        PopConfig popConfig = PopConfig.from(rawConfig);
+        popConfig = PopConfig.from(rawConfig);
         requestModes = new RequestModeTable(new JsonFile(vertx.fileSystem(),
             root + "/config/messageRequestMode.json"), json);
         // Held pulls and held pops both wait for messages the dispatcher reports.
@@ -170,6 +173,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                     groups, offsets, clients, metrics, popConfig, isControllerMode));
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
+            .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
             .compose(listening -> steps.run("starting the admin API", this::startAdmin))
             .compose(listening -> steps.run("registering with the name servers", () -> startRegistration(topics)))
             .compose(registered -> steps.run("starting the broker's services", () -> {
@@ -304,8 +308,15 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         });
     }
 
+    /** The gRPC endpoint calls this broker's remoting port on loopback, so it starts once that listens. */
+    private Future<Integer> startGrpc() {
+        grpcEndpoint = new GrpcEndpoint(vertx, context, config.grpc(), popConfig, listenPort);
+        return grpcEndpoint.start();
+    }
+
     private Future<Integer> startAdmin() {
-        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin());
+        adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin())
+            .withRoutes(grpcEndpoint::mountAdminRoutes);
         return adminServer.start().onSuccess(port -> {
             if (port != BrokerAdminServer.DISABLED_PORT) {
                 registrar.announceAdminAddr(adminServer.announcedAddr());
@@ -391,6 +402,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 : steps.stopStep("stopping delivery and transaction checks (saving their progress)",
                     masterServices::stop))
             .eventually(() -> adminServer == null ? Future.succeededFuture() : adminServer.stop())
+            .eventually(() -> grpcEndpoint == null ? Future.succeededFuture()
+                : steps.stopStep("answering in-flight gRPC calls", () -> grpcEndpoint.stop(
+                    graceMs / IN_FLIGHT_SHARE_OF_GRACE)))
             .eventually(() -> steps.stopStep("answering in-flight requests", () -> Future.join(servers.stream()
                 .map(server -> server.shutdown(graceMs / IN_FLIGHT_SHARE_OF_GRACE)).toList())))
             .eventually(() -> context == null ? Future.succeededFuture()
@@ -430,6 +444,11 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     /** Where a master accepts slaves (also computed on a slave, which does not listen there). */
     public int haPort() {
         return haPort;
+    }
+
+    /** The bound gRPC port, or -1 when the endpoint is off or not started. */
+    public int grpcPort() {
+        return grpcEndpoint == null ? -1 : grpcEndpoint.port();
     }
 
     /** The bound admin HTTP port (useful with adminPort 0), or -1 when the admin API is off or not started. */

@@ -39,7 +39,7 @@ public final class TestBrokerRequests {
             JsonObject config = new JsonObject(new String(defaults.readAllBytes(), StandardCharsets.UTF_8));
             return config.put("listenPort", 0).put("brokerIP1", "127.0.0.1").put("namesrvAddr", "")
                 .put("storePathRootDir", storeDir.toString()).put("mappedFileSizeCommitLog", 4 * 1024 * 1024)
-                .put("maxMessageSize", 1024 * 1024).put("adminPort", -1);
+                .put("maxMessageSize", 1024 * 1024).put("adminPort", -1).put("grpcListenPort", -1);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -62,6 +62,7 @@ public final class BrokerConfigText {
         values.put("maxPendingRequests", config.limits().maxPendingRequests());
         values.put("maxConnections", config.maxConnections());
         values.put("shutdownGraceMs", config.shutdownGraceMs());
+        values.putAll(config.grpc().values());
         values.put("haListenPort", config.ha().haListenPort());
         values.put("haMasterAddress", config.ha().haMasterAddress());
         values.put("haSendHeartbeatInterval", config.ha().haSendHeartbeatIntervalMs());

@@ -5,6 +5,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.http.HttpServerOptions;
+import io.vertx.ext.web.Router;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.metrics.JvmMeters;
 import io.vrmq.broker.metrics.StoreGauges;
@@ -12,6 +13,8 @@ import io.vrmq.broker.auth.server.AuthAdmin;
 import io.vrmq.console.ConsoleFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+
+import java.util.function.Consumer;
 
 /**
  * The broker's admin HTTP server on adminHost:adminPort (adminPort -1: off; 0: any free port, see {@link #port}),
@@ -31,6 +34,7 @@ public final class BrokerAdminServer {
     private HttpServer server;
     private JvmMeters jvmMeters;
     private int port = DISABLED_PORT;
+    private Consumer<Router> extraRoutes = router -> { };
 
     public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
                              long bootTimestampMs) {
@@ -47,6 +51,12 @@ public final class BrokerAdminServer {
         this.bootTimestampMs = bootTimestampMs;
     }
 
+    /** Routes of other parts of the broker (the gRPC endpoint's), mounted beside the built-in ones at start. */
+    public BrokerAdminServer withRoutes(Consumer<Router> routes) {
+        this.extraRoutes = routes;
+        return this;
+    }
+
     /** Completes with the bound port, or {@link #DISABLED_PORT} when adminPort is -1. */
     public Future<Integer> start() {
         if (broker.config().adminPort() == DISABLED_PORT) {
@@ -57,8 +67,12 @@ public final class BrokerAdminServer {
         server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
         // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
         return vertx.executeBlocking(ConsoleFiles::load)
-            .compose(consoleFiles -> server.requestHandler(BrokerAdminRouter.create(vertx, broker, registry,
-                storeGauges, bootTimestampMs, consoleFiles, auth)).listen(broker.config().adminPort()))
+            .compose(consoleFiles -> {
+                Router router = BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs,
+                    consoleFiles, auth);
+                extraRoutes.accept(router);
+                return server.requestHandler(router).listen(broker.config().adminPort());
+            })
             .map(bound -> {
                 port = bound.actualPort();
                 log.info("broker admin API listening on http://{}:{}", broker.config().adminHost(), port);

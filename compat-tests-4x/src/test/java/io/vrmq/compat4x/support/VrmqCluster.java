@@ -180,6 +180,7 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
               "autoCreateTopicEnable": true,
               "autoCreateSubscriptionGroup": true,
               "messageDelayLevel": "%s",
+              "grpcListenPort": -1,
               "adminPort": -1%s
             }
             """, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),

@@ -143,7 +143,7 @@ class StandaloneStopAtAnyMomentIT {
         Path brokerConf = write("broker.json", "{\"listenPort\": " + FreePorts.forBroker() + ", \"namesrvAddr\": \""
             + namesrvAddr + "\", \"bindAddress\": \"127.0.0.1\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
             + dir.resolve("store") + "\", \"flushDiskType\": \"SYNC_FLUSH\", \"mappedFileSizeCommitLog\": "
-            + SEGMENT_BYTES + ", \"maxMessageSize\": " + SEGMENT_BYTES / 2 + ", \"adminPort\": -1,"
+            + SEGMENT_BYTES + ", \"maxMessageSize\": " + SEGMENT_BYTES / 2 + ", \"adminPort\": -1, \"grpcListenPort\": -1,"
             + " \"registerNameServerPeriod\": 2000}");
         return List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar",
             System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-controller-conf",

@@ -67,7 +67,7 @@ class StandaloneIT {
             + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
         Path brokerConf = write(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
             + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
-            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1}");
+            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
         standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC", "-jar",
             System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-broker-conf",
             brokerConf.toString()), Map.of());

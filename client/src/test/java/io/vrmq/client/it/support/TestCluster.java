@@ -138,7 +138,7 @@ public final class TestCluster implements AutoCloseable {
             .put("brokerName", brokerName).put("listenPort", port).put("bindAddress", "127.0.0.1")
             .put("namesrvAddr", namesrvAddr()).put("brokerIP1", "127.0.0.1")
             .put("storePathRootDir", brokerDir.resolve("store").toString())
-            .put("mappedFileSizeCommitLog", COMMIT_LOG_FILE_BYTES).put("adminPort", -1)
+            .put("mappedFileSizeCommitLog", COMMIT_LOG_FILE_BYTES).put("adminPort", -1).put("grpcListenPort", -1)
             .put("messageDelayLevel", DELAY_LEVELS).put("registerNameServerPeriod", REGISTER_PERIOD_MS)
             .mergeIn(brokerExtra));
         ServerProcess broker = new ServerProcess("vrmq-" + brokerName, jar("vrmq.broker.jar",

@@ -194,6 +194,7 @@ public final class VrmqBroker implements AutoCloseable {
         keys.put("autoCreateSubscriptionGroup", true);
         keys.put("messageDelayLevel", settings.messageDelayLevel());
         keys.put("adminPort", -1);
+        keys.put("grpcListenPort", -1);
         keys.put("registerNameServerPeriod", settings.registerNameServerPeriodMs());
         keys.putAll(extraConfig);
         try {

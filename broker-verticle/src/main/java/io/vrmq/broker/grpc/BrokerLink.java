@@ -1,0 +1,60 @@
+package io.vrmq.broker.grpc;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.transport.ProcessorTable;
+import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingLimits;
+import io.vrmq.remoting.transport.RemotingObserver;
+
+/**
+ * The gRPC endpoint's way into this broker: a remoting connection to the broker's own listen port on loopback. Each
+ * RPC becomes the remoting request Apache's proxy sends its broker for it (SEND_MESSAGE_V2, POP_MESSAGE,
+ * ACK_MESSAGE, ...), so every check, reply code and durability rule of those processors holds for gRPC clients
+ * too, and nothing of send, POP or transactions exists twice. The broker's own requests to its clients come back on
+ * the same connection (CHECK_TRANSACTION_STATE, GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
+ * <p>
+ * The hop costs one loopback round trip and an encode/decode per call; the processors take a remoting connection,
+ * so a socket-less path would need one in the remoting module. Thread-safe.
+ */
+final class BrokerLink {
+    private static final int CONNECT_TIMEOUT_MS = 3_000;
+
+    private final RemotingClient client;
+    private final String brokerAddress;
+    private final long requestTimeoutMs;
+
+    /** @param inbound what answers the broker's requests to the clients (transaction checks, admin questions) */
+    BrokerLink(Vertx vertx, RemotingLimits limits, String brokerAddress, ProcessorTable inbound) {
+        this.client = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)
+            .setTcpNoDelay(true), limits, inbound, RemotingObserver.NONE);
+        this.brokerAddress = brokerAddress;
+        this.requestTimeoutMs = limits.requestTimeoutMs();
+    }
+
+    /** "host:port" of the broker's listen port as seen from this process: loopback unless bound elsewhere. */
+    static String loopbackAddress(String bindAddress, int listenPort) {
+        boolean isWildcard = bindAddress == null || bindAddress.isBlank() || bindAddress.equals("0.0.0.0")
+            || bindAddress.equals("::") || bindAddress.equals("[::]");
+        return (isWildcard ? "127.0.0.1" : bindAddress) + ":" + listenPort;
+    }
+
+    Future<RemotingCommand> call(RemotingCommand request) {
+        return client.invoke(brokerAddress, request, requestTimeoutMs);
+    }
+
+    /** For a request the broker may hold (a long-polling pop): {@code holdMs} more than the usual timeout. */
+    Future<RemotingCommand> call(RemotingCommand request, long holdMs) {
+        return client.invoke(brokerAddress, request, requestTimeoutMs + holdMs);
+    }
+
+    Future<Void> callOneway(RemotingCommand request) {
+        return client.invokeOneway(brokerAddress, request);
+    }
+
+    Future<Void> close() {
+        return client.close();
+    }
+}

@@ -1,0 +1,35 @@
+package io.vrmq.broker.grpc;
+
+import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.group.SubscriptionGroupConfig;
+import io.vrmq.grpc.proto.Code;
+import io.vrmq.grpc.proto.Resource;
+
+import java.util.regex.Pattern;
+
+/**
+ * A consumer group named in a gRPC request: checked as the proxy checks it (ILLEGAL_CONSUMER_GROUP), then found,
+ * or created on first use when autoCreateSubscriptionGroup is on (Apache's proxy refuses unknown groups even then,
+ * and some SDKs hang at start when it does). Stateless.
+ */
+final class Groups {
+    private static final Pattern GROUP_NAME = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
+    private static final int MAX_GROUP_CHARS = 255;
+
+    private Groups() {
+    }
+
+    static SubscriptionGroupConfig require(BrokerContext broker, Resource resource) {
+        String name = resource.getName();
+        if (name.isBlank() || name.length() > MAX_GROUP_CHARS || !GROUP_NAME.matcher(name).matches()) {
+            throw new GrpcStatusException(Code.ILLEGAL_CONSUMER_GROUP, "consumer group must be 1.." + MAX_GROUP_CHARS
+                + " characters of [%|a-zA-Z0-9_-]: " + name);
+        }
+        SubscriptionGroupConfig group = broker.groups().findOrCreate(name);
+        if (group == null) {
+            throw new GrpcStatusException(Code.CONSUMER_GROUP_NOT_FOUND, "consumer group " + name
+                + " does not exist (autoCreateSubscriptionGroup is off)");
+        }
+        return group;
+    }
+}
