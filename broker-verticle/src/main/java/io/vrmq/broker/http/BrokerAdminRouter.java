@@ -13,6 +13,7 @@ import io.vrmq.broker.admin.TopicAdmin;
 import io.vrmq.broker.metrics.StoreGauges;
 import io.vrmq.broker.auth.server.AuthAdmin;
 import io.vrmq.console.ConsoleFiles;
+import io.vrmq.console.ConsolePages;
 import io.vrmq.remoting.admin.CrossSiteWrites;
 
 /**

@@ -10,6 +10,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.micrometer.PrometheusScrapingHandler;
 import io.vrmq.console.ConsoleFiles;
+import io.vrmq.console.ConsolePages;
 import io.vrmq.remoting.admin.CrossSiteWrites;
 import io.vrmq.namesrv.route.LiveBroker;
 import io.vrmq.namesrv.route.RouteTables;

@@ -1,23 +1,21 @@
-package io.vrmq.broker.http;
+package io.vrmq.console;
 
 import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.RoutingContext;
-import io.vrmq.console.ConsoleFiles;
-import io.vrmq.console.ConsoleResources;
 
 /**
  * Serves the web console's files (loaded into memory at start, see {@link ConsoleFiles}) for GETs that no API route
  * took; anything else goes on to the 404 handler. The pages may load only their own files and talk only to this
  * origin (Content-Security-Policy). Stateless; event loop.
  */
-final class ConsolePages {
+public final class ConsolePages {
     private final ConsoleFiles files;
 
-    ConsolePages(ConsoleFiles files) {
+    public ConsolePages(ConsoleFiles files) {
         this.files = files;
     }
 
-    void handle(RoutingContext context) {
+    public void handle(RoutingContext context) {
         ConsoleFiles.File file = files.find(context.normalizedPath());
         if (file == null) {
             context.next();
