@@ -310,7 +310,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
 
     /** The gRPC endpoint calls this broker's remoting port on loopback, so it starts once that listens. */
     private Future<Integer> startGrpc() {
-        grpcEndpoint = new GrpcEndpoint(vertx, context, config.grpc(), popConfig, listenPort);
+        grpcEndpoint = new GrpcEndpoint(vertx, context, config.grpc(), popConfig, listenPort, tls, auth);
         return grpcEndpoint.start();
     }
 

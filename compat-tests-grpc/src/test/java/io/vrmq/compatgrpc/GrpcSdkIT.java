@@ -77,6 +77,19 @@ class GrpcSdkIT {
         assertEquals(List.of(), consumer.receive(16, INVISIBLE), "acked: nothing comes back");
     }
 
+    /** The broker's default tls.server.mode is permissive: TLS (the SDK's default) on the same port as plain. */
+    @Test
+    void theSdksDefaultTlsSendsAndReceivesOnTheSamePort() throws Exception {
+        admin.createTopic("GrpcTls", "NORMAL");
+        Sdk tls = new Sdk(cluster, true, null);
+        SimpleConsumer consumer = tls.simpleConsumer("GrpcTlsGroup", "GrpcTls");
+        SendReceipt receipt = tls.producer("GrpcTls").send(tls.message("GrpcTls")
+            .setBody("over TLS".getBytes(StandardCharsets.UTF_8)).build());
+        List<MessageView> received = Sdk.receiveAndAck(consumer, 1, 5, INVISIBLE);
+        assertEquals(List.of(receipt.getMessageId()), received.stream().map(MessageView::getMessageId).toList());
+        assertEquals("over TLS", Sdk.text(received.get(0).getBody()));
+    }
+
     @Test
     void aTagFilterKeepsOtherTagsAway() throws Exception {
         admin.createTopic("GrpcTags", "NORMAL");

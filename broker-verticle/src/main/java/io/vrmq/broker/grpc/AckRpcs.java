@@ -37,32 +37,34 @@ final class AckRpcs {
     private final BrokerContext broker;
     private final PopConfig popConfig;
     private final BrokerLink link;
+    private final GrpcAuth auth;
     private final PopCalls pop;
     private final HandleRenewals renewals;
     private final GrpcMeters meters;
 
     AckRpcs(BrokerContext broker, PopConfig popConfig, BrokerLink link, PopCalls pop, HandleRenewals renewals,
-            GrpcMeters meters) {
+            GrpcMeters meters, GrpcAuth auth) {
         this.broker = broker;
         this.popConfig = popConfig;
         this.link = link;
         this.pop = pop;
         this.renewals = renewals;
         this.meters = meters;
+        this.auth = auth;
     }
 
     void bindInto(GrpcServer server) {
         Unary.bind(server, MessagingServiceGrpcService.AckMessage, new Unary.Shape<>(
                 status -> AckMessageResponse.newBuilder().setStatus(status).build(), AckMessageResponse::getStatus),
-            meters, this::ack);
+            meters, auth.guard(this::ack));
         Unary.bind(server, MessagingServiceGrpcService.ChangeInvisibleDuration, new Unary.Shape<>(
                 status -> ChangeInvisibleDurationResponse.newBuilder().setStatus(status).build(),
                 ChangeInvisibleDurationResponse::getStatus),
-            meters, this::change);
+            meters, auth.guard(this::change));
         Unary.bind(server, MessagingServiceGrpcService.ForwardMessageToDeadLetterQueue, new Unary.Shape<>(
                 status -> ForwardMessageToDeadLetterQueueResponse.newBuilder().setStatus(status).build(),
                 ForwardMessageToDeadLetterQueueResponse::getStatus),
-            meters, this::forwardToDeadLetterQueue);
+            meters, auth.guard(this::forwardToDeadLetterQueue));
     }
 
     private Future<AckMessageResponse> ack(GrpcCall call, AckMessageRequest request) {

@@ -4,10 +4,14 @@ import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
 import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.tls.ClientTls;
+import io.vrmq.remoting.tls.TlsSettings;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingLimits;
 import io.vrmq.remoting.transport.RemotingObserver;
+
+import java.util.function.UnaryOperator;
 
 /**
  * The gRPC endpoint's way into this broker: a remoting connection to the broker's own listen port on loopback. Each
@@ -17,7 +21,10 @@ import io.vrmq.remoting.transport.RemotingObserver;
  * the same connection (CHECK_TRANSACTION_STATE, GET_CONSUMER_RUNNING_INFO, CONSUME_MESSAGE_DIRECTLY).
  * <p>
  * The hop costs one loopback round trip and an encode/decode per call; the processors take a remoting connection,
- * so a socket-less path would need one in the remoting module. Thread-safe.
+ * so a socket-less path would need one in the remoting module. The connection uses TLS by the broker's own client
+ * rule ({@link TlsSettings#isOutgoingTls}: tls.enable, or the server mode is enforcing), so an enforcing broker still
+ * accepts it; in test mode it trusts the broker's self-signed certificate as every test-mode client does.
+ * Thread-safe.
  */
 final class BrokerLink {
     private static final int CONNECT_TIMEOUT_MS = 3_000;
@@ -26,10 +33,16 @@ final class BrokerLink {
     private final String brokerAddress;
     private final long requestTimeoutMs;
 
-    /** @param inbound what answers the broker's requests to the clients (transaction checks, admin questions) */
-    BrokerLink(Vertx vertx, RemotingLimits limits, String brokerAddress, ProcessorTable inbound) {
-        this.client = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(CONNECT_TIMEOUT_MS)
-            .setTcpNoDelay(true), limits, inbound, RemotingObserver.NONE);
+    /**
+     * @param signer  signs every request with the broker's innerClientAuthenticationCredentials (or leaves it as is
+     *                without them): with ACL on, only calls {@link GrpcAuth} passed come here
+     * @param inbound what answers the broker's requests to the clients (transaction checks, admin questions)
+     */
+    BrokerLink(Vertx vertx, RemotingLimits limits, TlsSettings tls, UnaryOperator<RemotingCommand> signer,
+               String brokerAddress, ProcessorTable inbound) {
+        this.client = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions()
+            .setConnectTimeout(CONNECT_TIMEOUT_MS).setTcpNoDelay(true)), limits, inbound, RemotingObserver.NONE,
+            signer);
         this.brokerAddress = brokerAddress;
         this.requestTimeoutMs = limits.requestTimeoutMs();
     }

@@ -44,12 +44,13 @@ final class ClientRpcs {
     private final GrpcConfig config;
     private final GrpcSessions sessions;
     private final BrokerLink link;
+    private final GrpcAuth auth;
     private final HandleRenewals renewals;
     private final ClientCommands commands;
     private final GrpcMeters meters;
 
     ClientRpcs(BrokerContext broker, GrpcConfig config, GrpcSessions sessions, BrokerLink link,
-               HandleRenewals renewals, ClientCommands commands, GrpcMeters meters) {
+               HandleRenewals renewals, ClientCommands commands, GrpcMeters meters, GrpcAuth auth) {
         this.broker = broker;
         this.config = config;
         this.sessions = sessions;
@@ -57,6 +58,7 @@ final class ClientRpcs {
         this.renewals = renewals;
         this.commands = commands;
         this.meters = meters;
+        this.auth = auth;
     }
 
     void bindInto(GrpcServer server) {
@@ -76,11 +78,11 @@ final class ClientRpcs {
         });
         Unary.bind(server, MessagingServiceGrpcService.Heartbeat, new Unary.Shape<>(
                 status -> HeartbeatResponse.newBuilder().setStatus(status).build(), HeartbeatResponse::getStatus),
-            meters, this::heartbeat);
+            meters, auth.guard(this::heartbeat));
         Unary.bind(server, MessagingServiceGrpcService.NotifyClientTermination, new Unary.Shape<>(
                 status -> NotifyClientTerminationResponse.newBuilder().setStatus(status).build(),
                 NotifyClientTerminationResponse::getStatus),
-            meters, this::terminate);
+            meters, auth.guard(this::terminate));
     }
 
     private void onCommand(GrpcCall call, GrpcServerResponse<TelemetryCommand, TelemetryCommand> stream,
@@ -97,6 +99,15 @@ final class ClientRpcs {
         }
         if (!command.hasSettings()) {
             log.debug("telemetry from {}: {} ignored", call.clientId(), command.getCommandCase());
+            return;
+        }
+        try {
+            auth.check(call, command);   // authenticated only (see GrpcResources)
+        } catch (GrpcStatusException refused) {
+            // A Telemetry stream has no reply message to carry the status: the stream ends with the gRPC one.
+            meters.answered("Telemetry", refused.status().getCode(), startNanos);
+            stream.status(refused.status().getCode() == Code.FORBIDDEN ? GrpcStatus.PERMISSION_DENIED
+                : GrpcStatus.UNAUTHENTICATED).statusMessage(refused.getMessage()).end();
             return;
         }
         Settings settings;

@@ -5,7 +5,7 @@ import io.vertx.core.http.HttpServerOptions;
 import io.vertx.grpc.server.GrpcServerOptions;
 
 /**
- * Every option of the gRPC listener, in one place (TLS will be set here too): HTTP/2 over cleartext with prior
+ * Every option of the gRPC listener, in one place (TLS is the {@link GrpcTlsFront}'s): HTTP/2 over cleartext with prior
  * knowledge, as the SDKs' plaintext mode speaks it; streams per connection raised from HTTP/2's usual 100 (each
  * Telemetry stream and each long-polling receive holds one); flow-control windows large enough for 4 MiB bodies
  * without a round trip per 64 KiB; the largest message Vert.x accepts raised from its 256 KiB. Stateless.
@@ -30,6 +30,11 @@ final class GrpcListenOptions {
             .setInitialSettings(new Http2Settings()
                 .setMaxConcurrentStreams(config.grpcMaxConcurrentStreams())
                 .setInitialWindowSize(STREAM_WINDOW_BYTES));
+    }
+
+    /** The HTTP server behind the {@link GrpcTlsFront}: each connection starts with the front's PROXY line. */
+    static HttpServerOptions behindFront(HttpServerOptions options) {
+        return options.setUseProxyProtocol(true);
     }
 
     static GrpcServerOptions grpc(GrpcConfig config) {

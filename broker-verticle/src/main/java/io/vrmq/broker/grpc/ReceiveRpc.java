@@ -45,17 +45,19 @@ final class ReceiveRpc {
     private final GrpcConfig config;
     private final PopConfig popConfig;
     private final BrokerLink link;
+    private final GrpcAuth auth;
     private final HandleRenewals renewals;
     private final GrpcMeters meters;
 
     ReceiveRpc(BrokerContext broker, GrpcConfig config, PopConfig popConfig, BrokerLink link,
-               HandleRenewals renewals, GrpcMeters meters) {
+               HandleRenewals renewals, GrpcMeters meters, GrpcAuth auth) {
         this.broker = broker;
         this.config = config;
         this.popConfig = popConfig;
         this.link = link;
         this.renewals = renewals;
         this.meters = meters;
+        this.auth = auth;
     }
 
     void bindInto(GrpcServer server) {
@@ -63,7 +65,7 @@ final class ReceiveRpc {
             long startNanos = System.nanoTime();
             GrpcCall call = GrpcCall.of(request);
             request.last()
-                .compose(message -> receive(call, message))
+                .compose(message -> auth.guard(this::receive).apply(call, message))
                 .recover(error -> {
                     if (!(error instanceof GrpcStatusException)) {
                         log.warn("ReceiveMessage from {} ({}) failed", call.clientId(), call.remoteAddress(), error);

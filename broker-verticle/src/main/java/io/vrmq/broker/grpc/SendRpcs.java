@@ -40,23 +40,25 @@ final class SendRpcs {
 
     private final BrokerContext broker;
     private final BrokerLink link;
+    private final GrpcAuth auth;
     private final GrpcMeters meters;
     private final QueueChoice queues = new QueueChoice();
 
-    SendRpcs(BrokerContext broker, BrokerLink link, GrpcMeters meters) {
+    SendRpcs(BrokerContext broker, BrokerLink link, GrpcMeters meters, GrpcAuth auth) {
         this.broker = broker;
         this.link = link;
         this.meters = meters;
+        this.auth = auth;
     }
 
     void bindInto(GrpcServer server) {
         Unary.bind(server, MessagingServiceGrpcService.SendMessage, new Unary.Shape<>(
                 status -> SendMessageResponse.newBuilder().setStatus(status).build(), SendMessageResponse::getStatus),
-            meters, this::send);
+            meters, auth.guard(this::send));
         Unary.bind(server, MessagingServiceGrpcService.EndTransaction, new Unary.Shape<>(
                 status -> EndTransactionResponse.newBuilder().setStatus(status).build(),
                 EndTransactionResponse::getStatus),
-            meters, this::endTransaction);
+            meters, auth.guard(this::endTransaction));
     }
 
     private Future<SendMessageResponse> send(GrpcCall call, SendMessageRequest request) {

@@ -8,6 +8,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -22,9 +23,36 @@ public final class AdminApi {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(TIMEOUT).build();
     private final String baseUrl;
+    private final String adminToken;
 
     public AdminApi(String baseUrl) {
+        this(baseUrl, "");
+    }
+
+    /** @param adminToken the broker's adminToken, sent as a bearer token on writes ("" for none) */
+    public AdminApi(String baseUrl, String adminToken) {
         this.baseUrl = baseUrl;
+        this.adminToken = adminToken;
+    }
+
+    /** An ACL 2.0 user ({@code userType} Normal or Super). */
+    public void createUser(String username, String password, String userType) throws IOException,
+        InterruptedException {
+        post("/api/v1/users", "{\"username\": \"" + username + "\", \"password\": \"" + password
+            + "\", \"userType\": \"" + userType + "\"}");
+    }
+
+    /** An Allow entry for {@code User:username} on each resource ("Topic:t", "Group:g") with {@code actions}. */
+    public void allow(String username, List<String> resources, List<String> actions) throws IOException,
+        InterruptedException {
+        StringBuilder entries = new StringBuilder();
+        for (String resource : resources) {
+            entries.append(entries.isEmpty() ? "" : ", ").append("{\"resource\": \"").append(resource)
+                .append("\", \"actions\": [\"").append(String.join("\", \"", actions))
+                .append("\"], \"decision\": \"Allow\"}");
+        }
+        post("/api/v1/acls", "{\"subject\": \"User:" + username + "\", \"policies\": [{\"policyType\": "
+            + "\"Custom\", \"entries\": [" + entries + "]}]}");
     }
 
     /** A topic of 4 queues taking messages of {@code messageType} (NORMAL, FIFO, DELAY, TRANSACTION or MIXED). */
@@ -56,8 +84,12 @@ public final class AdminApi {
     }
 
     private void post(String path, String json) throws IOException, InterruptedException {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(baseUrl + path))
-            .timeout(TIMEOUT).header("content-type", "application/json")
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(baseUrl + path)).timeout(TIMEOUT)
+            .header("content-type", "application/json");
+        if (!adminToken.isEmpty()) {
+            request.header("Authorization", "Bearer " + adminToken);
+        }
+        HttpResponse<String> response = http.send(request
             .POST(HttpRequest.BodyPublishers.ofString(json)).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {
             throw new IOException("POST " + path + " " + json + ": " + response.statusCode() + " " + response.body());

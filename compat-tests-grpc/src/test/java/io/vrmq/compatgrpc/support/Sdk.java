@@ -1,6 +1,8 @@
 package io.vrmq.compatgrpc.support;
 
 import org.apache.rocketmq.client.apis.ClientConfiguration;
+import org.apache.rocketmq.client.apis.ClientConfigurationBuilder;
+import org.apache.rocketmq.client.apis.SessionCredentialsProvider;
 import org.apache.rocketmq.client.apis.ClientException;
 import org.apache.rocketmq.client.apis.ClientServiceProvider;
 import org.apache.rocketmq.client.apis.consumer.FilterExpression;
@@ -22,7 +24,8 @@ import java.util.Map;
 
 /**
  * The official RocketMQ 5 Java SDK (rocketmq-client-java) pointed at the cluster's gRPC endpoint, in plain text
- * (the SDK's default is TLS); every client it builds is closed after the test class. Test thread only.
+ * (the SDK's default is TLS) unless asked for TLS, optionally signing with ACL credentials; every client it builds
+ * is closed after the test class. Test thread only.
  */
 public final class Sdk {
     private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
@@ -31,9 +34,21 @@ public final class Sdk {
 
     private final ClientServiceProvider provider = ClientServiceProvider.loadService();
     private final VrmqCluster cluster;
+    private final boolean isSsl;
+    private final SessionCredentialsProvider credentials;
 
     public Sdk(VrmqCluster cluster) {
+        this(cluster, false, null);
+    }
+
+    /**
+     * @param isSsl       TLS (the SDK's default, trusting any certificate) or plain text
+     * @param credentials what the SDK signs each call with (ACL 2.0), or null for none
+     */
+    public Sdk(VrmqCluster cluster, boolean isSsl, SessionCredentialsProvider credentials) {
         this.cluster = cluster;
+        this.isSsl = isSsl;
+        this.credentials = credentials;
     }
 
     public MessageBuilder message(String topic) {
@@ -92,7 +107,11 @@ public final class Sdk {
     }
 
     private ClientConfiguration configuration() {
-        return ClientConfiguration.newBuilder().setEndpoints(cluster.grpcEndpoints()).enableSsl(false)
-            .setRequestTimeout(REQUEST_TIMEOUT).build();
+        ClientConfigurationBuilder builder = ClientConfiguration.newBuilder().setEndpoints(cluster.grpcEndpoints())
+            .enableSsl(isSsl).setRequestTimeout(REQUEST_TIMEOUT);
+        if (credentials != null) {
+            builder.setCredentialProvider(credentials);
+        }
+        return builder.build();
     }
 }

@@ -56,9 +56,19 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
     private int brokerPort;
     private int grpcPort;
     private int adminPort;
+    private String extraBrokerConfig = "";
 
     /** Starts the NameServer in {@code dir/namesrv} and the broker {@code brokerName} in {@code dir/broker}. */
     public void start(Path dir, String brokerName) {
+        start(dir, brokerName, "");
+    }
+
+    /**
+     * As {@link #start(Path, String)}, the broker's config with {@code extraBrokerConfig} added: JSON members
+     * ({@code "key": value}, comma-separated, no trailing comma), e.g. TLS and ACL settings.
+     */
+    public void start(Path dir, String brokerName, String extraBrokerConfig) {
+        this.extraBrokerConfig = extraBrokerConfig.isBlank() ? "" : extraBrokerConfig + ",";
         this.brokerName = brokerName;
         namesrvPort = FreePorts.any();
         Path namesrvDir = dir.resolve("namesrv");
@@ -97,6 +107,11 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
     /** "127.0.0.1:port" of the broker's gRPC endpoint, the form the 5.x SDKs take as endpoints. */
     public String grpcEndpoints() {
         return "127.0.0.1:" + grpcPort;
+    }
+
+    /** The broker's gRPC port. */
+    public int grpcPort() {
+        return grpcPort;
     }
 
     /** "http://127.0.0.1:port" of the broker's admin HTTP API. */
@@ -175,6 +190,7 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
     private String brokerConfig(Path brokerDir) {
         return String.format(Locale.ROOT, """
             {
+              %s
               "brokerClusterName": "%s",
               "brokerName": "%s",
               "brokerId": 0,
@@ -197,7 +213,7 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
               "renewAheadTimeMillis": 2000,
               "renewSchedulePeriodMillis": 500
             }
-            """, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),
+            """, extraBrokerConfig, CLUSTER_NAME, brokerName, namesrvAddr(), brokerPort, jsonString(brokerDir.toAbsolutePath()),
             COMMIT_LOG_FILE_BYTES, SHORT_DELAY_LEVELS, adminPort, grpcPort);
     }
 

@@ -1,5 +1,6 @@
 package io.vrmq.remoting.tls;
 
+import io.netty.handler.ssl.ApplicationProtocolConfig;
 import io.netty.handler.ssl.ClientAuth;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
@@ -13,6 +14,7 @@ import org.slf4j.LoggerFactory;
 
 import java.io.File;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.atomic.AtomicReference;
 
@@ -39,21 +41,32 @@ public final class ServerTls {
     private final Vertx vertx;
     private final TlsSettings settings;
     private final String role;
+    private final List<String> applicationProtocols;
     private final AtomicReference<Future<SslContext>> context = new AtomicReference<>();
 
-    private ServerTls(Vertx vertx, TlsSettings settings, String role) {
+    private ServerTls(Vertx vertx, TlsSettings settings, String role, List<String> applicationProtocols) {
         this.vertx = vertx;
         this.settings = settings;
         this.role = role;
+        this.applicationProtocols = List.copyOf(applicationProtocols);
     }
 
     /** The TLS of a server with {@code settings}, or null when its mode is disabled. */
     public static Future<ServerTls> create(Vertx vertx, TlsSettings settings, String role) {
+        return create(vertx, settings, role, List.of());
+    }
+
+    /**
+     * As {@link #create(Vertx, TlsSettings, String)}, offering {@code applicationProtocols} in ALPN (in order of
+     * preference): an HTTP/2 client such as grpc-java refuses a TLS server that does not select "h2".
+     */
+    public static Future<ServerTls> create(Vertx vertx, TlsSettings settings, String role,
+                                           List<String> applicationProtocols) {
         if (settings.serverMode() == TlsMode.DISABLED) {
             log.info("{}: TLS disabled", role);
             return Future.succeededFuture(null);
         }
-        ServerTls tls = new ServerTls(vertx, settings, role);
+        ServerTls tls = new ServerTls(vertx, settings, role, applicationProtocols);
         log.info("{}: TLS {} mode ({})", role, settings.serverMode().name().toLowerCase(Locale.ROOT),
             settings.isTestMode() ? "test mode: self-signed certificate" : settings.serverCertPath());
         return settings.isTestMode() ? Future.succeededFuture(tls) : tls.context().map(tls);
@@ -107,6 +120,11 @@ public final class ServerTls {
         }
         if (!settings.protocols().isBlank()) {
             builder.protocols(settings.protocols().split(","));
+        }
+        if (!applicationProtocols.isEmpty()) {
+            builder.applicationProtocolConfig(new ApplicationProtocolConfig(ApplicationProtocolConfig.Protocol.ALPN,
+                ApplicationProtocolConfig.SelectorFailureBehavior.NO_ADVERTISE,
+                ApplicationProtocolConfig.SelectedListenerFailureBehavior.ACCEPT, applicationProtocols));
         }
         SslContext built = builder.build();
         log.info("{}: SslContext created for the server", role);

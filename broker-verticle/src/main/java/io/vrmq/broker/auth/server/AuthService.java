@@ -63,6 +63,11 @@ public final class AuthService {
         return config;
     }
 
+    /** The users and ACLs, for the gRPC endpoint's checks (the same tables the remoting guard reads). */
+    public AuthMetadata metadata() {
+        return store.metadata();
+    }
+
     public AuthAdmin admin() {
         return admin;
     }
