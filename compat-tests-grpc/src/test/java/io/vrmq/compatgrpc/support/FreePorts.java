@@ -14,8 +14,11 @@ public final class FreePorts {
 
     /** Our broker also listens on listenPort - 2, the "fast" (VIP) channel the 4.x client sends through. */
     public static final int FAST_CHANNEL_OFFSET = -2;
+    /** ... and on listenPort + 1 for replication (haListenPort's default), even without a slave. */
+    public static final int HA_OFFSET = 1;
     private static final int BROKER_PORT_ATTEMPTS = 50;
     private static final int LOWEST_USER_PORT = 1024;
+    private static final int MAX_PORT = 65_535;
 
     private FreePorts() {
     }
@@ -30,16 +33,18 @@ public final class FreePorts {
         }
     }
 
-    /** A broker listenPort whose fast channel port (listenPort - 2) is free as well. */
+    /** A broker listenPort whose fast channel port (listenPort - 2) and HA port (listenPort + 1) are free too. */
     public static int forBroker() {
         for (int attempt = 0; attempt < BROKER_PORT_ATTEMPTS; attempt++) {
             int listenPort = any();
             int fastPort = listenPort + FAST_CHANNEL_OFFSET;
-            if (fastPort > LOWEST_USER_PORT && isFree(fastPort)) {
+            int haPort = listenPort + HA_OFFSET;
+            if (fastPort > LOWEST_USER_PORT && haPort <= MAX_PORT && isFree(fastPort) && isFree(haPort)) {
                 return listenPort;
             }
         }
-        throw new IllegalStateException("no free broker port pair in " + BROKER_PORT_ATTEMPTS + " attempts");
+        throw new IllegalStateException("no free broker ports (listen, fast, HA) in " + BROKER_PORT_ATTEMPTS
+            + " attempts");
     }
 
     private static boolean isFree(int port) {
