@@ -7,6 +7,7 @@
 #   scripts/controller-mode-group.sh
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/lib/class-data.sh"
 home="$HOME/vrmq/controller-mode"
 conf="$root/config/controller-mode"
 jars=("$root/controller-verticle/target/vrmq-controller.jar" "$root/nameserver-verticle/target/vrmq-namesrv.jar"
@@ -22,8 +23,10 @@ mkdir -p "$home/logs" "$home/pids"
 pids=()
 
 start() {   # start <name> <jar> <config>
-    # shellcheck disable=SC2086
-    java ${JAVA_OPTS:--Xmx256m} -jar "$2" -conf "$3" > "$home/logs/$1.log" 2>&1 &
+    # The subshell execs java, so its pid ($BASHPID, read before the command substitution's own subshell) is the JVM's.
+    # shellcheck disable=SC2086,SC2046
+    ( own_pid=$BASHPID; exec java ${JAVA_OPTS:--Xmx256m} $(class_data_flags "$2" "$own_pid") -jar "$2" -conf "$3" ) \
+        > "$home/logs/$1.log" 2>&1 &
     pids+=("$!")
     echo "$!" > "$home/pids/$1"
     echo "started $1 (pid $!), log $home/logs/$1.log"

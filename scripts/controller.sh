@@ -10,10 +10,11 @@
 # Builds the jar on first use (or when VRMQ_REBUILD=1). Stops cleanly on SIGTERM / Ctrl-C.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/lib/class-data.sh"
 jar="$root/controller-verticle/target/vrmq-controller.jar"
 if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
     echo "building $jar ..." >&2
     (cd "$root" && mvn -B -q -DskipTests -pl controller-verticle -am package)
 fi
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:--Xmx512m} -jar "$jar" "$@"
+exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -jar "$jar" "$@"

@@ -11,6 +11,7 @@
 # Builds the jar on first use (or when VRMQ_REBUILD=1). Stops cleanly on SIGTERM / Ctrl-C.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
+. "$root/scripts/lib/class-data.sh"
 conf=""
 previous=""
 for argument in "$@"; do
@@ -40,7 +41,7 @@ if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
 fi
 if [ "$embedded" = "true" ]; then
     # shellcheck disable=SC2086
-    exec java ${JAVA_OPTS:--Xmx512m} -cp "$jar" io.vrmq.standalone.NameServerWithControllerMain "$@"
+    exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -cp "$jar" io.vrmq.standalone.NameServerWithControllerMain "$@"
 fi
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:--Xmx512m} -jar "$jar" "$@"
+exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -jar "$jar" "$@"

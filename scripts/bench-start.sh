@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Start time: from `scripts/start.sh` (NameServer + Broker in one JVM, the README's first command) to the first
+# GET_ROUTEINFO_BY_TOPIC that routes TBW102 to the broker, asked every 50 ms by the official 5.5.0 client
+# (benchmark/load AwaitRoute, started alongside, so its JVM start competes for the same cores as a real client's
+# would). Each round starts it twice on a fresh store: once without the class-data archive (VRMQ_CDS=0) and once
+# with it (scripts/lib/class-data.sh; recorded by a first, unmeasured start after the build), alternating which
+# goes first. Prints one line per start and the medians.
+#
+# Usage: scripts/bench-start.sh
+#   env ROUNDS (5)  SKIP_BUILD=1 (reuse built jars)  QUIET_WAIT_SECONDS (0: before each start, wait up to this
+#       long for other Maven builds to finish)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+ROUNDS="${ROUNDS:-5}"
+QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
+STANDALONE_JAR="$ROOT/standalone/target/vrmq-standalone.jar"
+LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
+WORK="$(mktemp -d /tmp/vrmq-bench-start.XXXXXX)"
+SERVER_PID=""
+
+log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
+
+cleanup() {
+    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A broker port p with p-2 .. p+1 free (fast channel, HA) and p+69 (its admin port here).
+free_port() {
+    local port
+    for _ in $(seq 1 200); do
+        port=$((20000 + RANDOM % 30000))
+        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)) \
+            && port_free $((port + 69)); then
+            echo "$port"
+            return
+        fi
+    done
+    log "no free port found"
+    exit 1
+}
+
+await_quiet() {
+    local waited=0
+    while (( waited < QUIET_WAIT_SECONDS )) && pgrep -f "org.codehaus.plexus.classworlds.launcher.Launcher" > /dev/null; do
+        sleep 5
+        waited=$((waited + 5))
+    done
+}
+
+# start_once <cds 0|1> <label>: prints "<label> <ms>" on stdout.
+start_once() {
+    local cds="$1" label="$2" namesrv_port broker_port dir="$WORK/$2"
+    await_quiet
+    rm -rf "$dir" && mkdir -p "$dir"
+    namesrv_port="$(free_port)"
+    broker_port="$(free_port)"
+    printf '{"listenPort": %d, "adminPort": %d, "kvConfigPath": "%s/kvConfig.json"}\n' \
+        "$namesrv_port" $((namesrv_port + 69)) "$dir" > "$dir/namesrv.json"
+    printf '{"listenPort": %d, "adminPort": %d, "namesrvAddr": "127.0.0.1:%d", "brokerIP1": "127.0.0.1", "storePathRootDir": "%s/store", "grpcListenPort": -1}\n' \
+        "$broker_port" $((broker_port + 69)) "$namesrv_port" "$dir" > "$dir/broker.json"
+    local start_ms
+    start_ms="$(date +%s%3N)"
+    VRMQ_CDS="$cds" JAVA_OPTS="-Xmx512m" "$ROOT/scripts/start.sh" \
+        -namesrv-conf "$dir/namesrv.json" -broker-conf "$dir/broker.json" > "$dir/server.log" 2>&1 &
+    SERVER_PID=$!
+    java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
+        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$SERVER_PID" \
+        > "$dir/ready.out" 2>&1 || { log "$label: not routed; log tail:"; tail -20 "$dir/server.log" >&2; exit 1; }
+    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
+    kill "$SERVER_PID"
+    wait "$SERVER_PID" || true
+    SERVER_PID=""
+    log "$label: routed after $ready_ms ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "$label $ready_ms"
+}
+
+median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+
+main() {
+    if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
+        log "building the standalone jar and the load tool (mvn package, tests skipped)"
+        (cd "$ROOT" && mvn -B -q -pl standalone,benchmark/load -am -DskipTests package)
+    fi
+    log "recording the class-data archive (one unmeasured start)"
+    rm -f "${STANDALONE_JAR%.jar}".*jsa
+    start_once 1 record > /dev/null
+    local results="$WORK/results" round
+    for round in $(seq 1 "$ROUNDS"); do
+        if (( round % 2 )); then
+            start_once 0 "plain" >> "$results"
+            start_once 1 "archive" >> "$results"
+        else
+            start_once 1 "archive" >> "$results"
+            start_once 0 "plain" >> "$results"
+        fi
+    done
+    local plain archive
+    plain="$(awk '$1 == "plain" { print $2 }' "$results" | median)"
+    archive="$(awk '$1 == "archive" { print $2 }' "$results" | median)"
+    echo "start to routed, median of $ROUNDS: without the archive $plain ms, with it $archive ms" \
+        "(ratio $(awk -v a="$archive" -v p="$plain" 'BEGIN { printf "%.2f", a / p }'))"
+}
+
+main "$@"
