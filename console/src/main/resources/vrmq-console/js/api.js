@@ -5,7 +5,7 @@
 import {authorization, askForToken} from './token.js';
 
 export class ApiError extends Error {
-  constructor(status, message) { super(message); this.status = status; }
+  constructor(status, message, scheme) { super(message); this.status = status; this.scheme = scheme; }
 }
 
 let mode = null;          // 'namesrv' or 'broker'
@@ -20,17 +20,18 @@ async function request(method, url, body) {
   let json = null;
   try { json = text ? JSON.parse(text) : null; } catch (e) { json = null; }
   if (!response.ok) {
-    throw new ApiError(response.status, (json && json.error) || `${method} ${url}: HTTP ${response.status}`);
+    throw new ApiError(response.status, (json && json.error) || `${method} ${url}: HTTP ${response.status}`,
+      response.headers.get('WWW-Authenticate'));
   }
   return json;
 }
 
-/** A write; on 401 asks for the token once and retries. */
+/** A write; on 401 asks for the credentials the broker named (token or Super user) once and retries. */
 async function write(method, url, body) {
   try {
     return await request(method, url, body);
   } catch (error) {
-    if (error.status === 401 && await askForToken()) return request(method, url, body);
+    if (error.status === 401 && await askForToken(error.scheme)) return request(method, url, body);
     throw error;
   }
 }
@@ -70,6 +71,7 @@ export async function masters() {
 
 export const get = (broker, path) => request('GET', base(broker) + path);
 export const post = (broker, path, body) => write('POST', base(broker) + path, body);
+export const put = (broker, path, body) => write('PUT', base(broker) + path, body);
 export const del = (broker, path) => write('DELETE', base(broker) + path);
 export const namesrv = path => request('GET', path);
 

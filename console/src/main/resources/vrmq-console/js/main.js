@@ -1,5 +1,5 @@
 // The console's entry: finds out who served it, starts the metrics sampler, and shows the page named by the URL
-// hash (#/cluster, #/topics, #/groups, #/messages) without reloading.
+// hash (#/cluster, #/topics, #/groups, #/messages, #/acl) without reloading.
 
 import * as api from './api.js';
 import * as history from './history.js';
@@ -9,8 +9,9 @@ import * as cluster from './pages/cluster.js';
 import * as topics from './pages/topics.js';
 import * as groups from './pages/groups.js';
 import * as messages from './pages/messages.js';
+import * as acl from './pages/acl.js';
 
-const PAGES = {cluster, topics, groups, messages};
+const PAGES = {cluster, topics, groups, messages, acl};
 let leave = () => {};
 
 function route() {

@@ -23,8 +23,7 @@ public final class BrokerMain {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         RoleLauncher.run(exit, args, DEFAULTS_RESOURCE, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
-                .withMetrics(new MicrometerMetricsFactory(registry))
-                .build(),
+                .withMetrics(new MicrometerMetricsFactory(registry)),
             config -> new BrokerVerticle(config, registry));
     }
 }

@@ -41,8 +41,7 @@ public final class NameServerMain {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         RoleLauncher.run(exit, args, DEFAULTS_RESOURCE, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
-                .withMetrics(new MicrometerMetricsFactory(registry))
-                .build(),
+                .withMetrics(new MicrometerMetricsFactory(registry)),
             config -> new NameServerVerticle(config, registry));
     }
 

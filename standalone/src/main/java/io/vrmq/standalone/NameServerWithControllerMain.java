@@ -23,10 +23,9 @@ public final class NameServerWithControllerMain {
         ProcessExit exit = ProcessExit.install();   // first: a SIGTERM from now on exits 0
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         String configPath = RoleLauncher.option(args, "conf");
-        RoleLauncher.run(exit, options -> Vertx.builder()
+        RoleLauncher.run(exit, args, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
-                .withMetrics(new MicrometerMetricsFactory(registry))
-                .build(),
+                .withMetrics(new MicrometerMetricsFactory(registry)),
             List.of(new RoleLauncher.Role(NameServerWithController.NAMESRV_DEFAULTS, configPath,
                 config -> NameServerWithController.nameServer(config, configPath, registry),
                 NameServerWithController.nameServerSiblings())));

@@ -7,8 +7,9 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The once-a-second progress line of {@link MessageLoadBench}: over the last second, messages sent per second, MB/s,
- * the p99 send latency, and with a consumer the messages received per second; plus the totals. Owns its daemon
- * thread. The main thread switches phases ({@link #sending}, {@link #draining}); the progress thread prints.
+ * the p99 send latency, and with a consumer the messages received per second; plus the totals, and how far the phase
+ * is ({@code 12000 of 100000 (12%)}) with the time left at its rate so far ({@code about 35 s left}), the style of the
+ * store recovery's progress lines. Owns its daemon thread. The main thread switches phases ({@link #sending}, {@link #draining}); the progress thread prints.
  */
 final class ProgressLine {
 
@@ -29,6 +30,7 @@ final class ProgressLine {
     private long lastNanos;
     private long lastSent;
     private long lastDelivered;
+    private long drainStartDelivered;
 
     ProgressLine(String label) {
         this.label = label;
@@ -58,6 +60,16 @@ final class ProgressLine {
         this.lastNanos = phaseStartNanos;
         this.lastSent = 0;
         this.lastDelivered = tracker == null ? 0 : tracker.uniqueDeliveries();
+        this.drainStartDelivered = lastDelivered;
+    }
+
+    /** "12000 of 100000 (12%), about 35 s left": how far the phase is, and the time left at its rate so far. */
+    static String howFar(long done, long total, long elapsedNanos) {
+        long bounded = Math.max(0, Math.min(done, total));
+        double percent = total <= 0 ? 100.0 : bounded * 100.0 / total;
+        String left = bounded == 0 ? "unknown" : Math.round((total - bounded) * (elapsedNanos / 1e9) / bounded)
+            + " s";
+        return String.format(Locale.ROOT, "%d of %d (%.0f%%), about %s left", bounded, total, percent, left);
     }
 
     private synchronized void print() {
@@ -80,6 +92,12 @@ final class ProgressLine {
             line.append(String.format(Locale.ROOT, " | received/s=%8.0f received=%d dup=%d",
                 (delivered - lastDelivered) / seconds, delivered, tracker.duplicateDeliveries()));
             lastDelivered = delivered;
+        }
+        if (load != null) {
+            line.append(" | ").append(howFar(load.okCount() + load.errorCount(), load.count(), now - phaseStartNanos));
+        } else if (tracker != null) {
+            line.append(" | ").append(howFar(tracker.uniqueDeliveries() - drainStartDelivered,
+                tracker.acknowledgedCount() - drainStartDelivered, now - phaseStartNanos));
         }
         lastNanos = now;
         System.out.println(line);

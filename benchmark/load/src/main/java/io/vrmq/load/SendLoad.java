@@ -190,6 +190,11 @@ final class SendLoad {
         firstError.compareAndSet(null, error);
     }
 
+    /** The messages this phase sends at most. */
+    int count() {
+        return count;
+    }
+
     long okCount() {
         return ok.sum();
     }

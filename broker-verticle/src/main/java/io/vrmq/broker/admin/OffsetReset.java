@@ -70,22 +70,29 @@ public final class OffsetReset {
         return null;
     }
 
-    /** Queue id → offset to move to. Runs on a reader thread. */
+    /** Queue id → offset to move to, with progress lines when it takes long. Runs on a reader thread. */
     private static Map<Integer, Long> targetOffsets(MessageStore store, Request reset, int readQueueNums) {
         Map<Integer, Long> targets = new TreeMap<>();
         List<Integer> queueIds = reset.queueId() >= 0 ? List.of(reset.queueId())
             : IntStream.range(0, readQueueNums).boxed().toList();
+        ResetProgress progress = new ResetProgress("resetting offsets of group " + reset.group() + " on topic "
+            + reset.topic(), queueIds.size(), System::currentTimeMillis);
         for (int queueId : queueIds) {
-            if (reset.queueId() >= 0 && reset.offset() != null && reset.offset() != -1) {
-                targets.put(queueId, checkedOffset(store, reset, queueId));
-            } else if (reset.timestamp() < 0) {
-                targets.put(queueId, store.getMaxOffsetInQueue(reset.topic(), queueId));
-            } else {
-                targets.put(queueId, Math.max(0, store.getOffsetInQueueByTime(reset.topic(), queueId,
-                    reset.timestamp(), TimeBoundary.LOWER)));
-            }
+            targets.put(queueId, targetOffset(store, reset, queueId));
+            progress.at(targets.size());
         }
+        progress.done();
         return targets;
+    }
+
+    private static long targetOffset(MessageStore store, Request reset, int queueId) {
+        if (reset.queueId() >= 0 && reset.offset() != null && reset.offset() != -1) {
+            return checkedOffset(store, reset, queueId);
+        } else if (reset.timestamp() < 0) {
+            return store.getMaxOffsetInQueue(reset.topic(), queueId);
+        }
+        return Math.max(0, store.getOffsetInQueueByTime(reset.topic(), queueId, reset.timestamp(),
+            TimeBoundary.LOWER));
     }
 
     private static long checkedOffset(MessageStore store, Request reset, int queueId) {

@@ -39,6 +39,14 @@ final class StandaloneServer implements AutoCloseable {
 
     /** With the broker's {@code adminToken} set, so every write through the console needs it. */
     static StandaloneServer start(Path dir, String brokerAdminToken) throws IOException {
+        return start(dir, brokerAdminToken, "");
+    }
+
+    /**
+     * Like {@link #start(Path, String)}, the broker's config with {@code moreBrokerKeys} too (JSON members without the
+     * braces, such as {@code "authenticationEnabled": true}).
+     */
+    static StandaloneServer start(Path dir, String brokerAdminToken, String moreBrokerKeys) throws IOException {
         String jar = System.getProperty(JAR_PROPERTY);
         if (jar == null || !Files.isRegularFile(Path.of(jar))) {
             throw new IllegalStateException("no standalone jar at " + JAR_PROPERTY + "=" + jar
@@ -53,7 +61,8 @@ final class StandaloneServer implements AutoCloseable {
         Path brokerConf = Files.writeString(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
             + ", \"namesrvAddr\": \"127.0.0.1:" + namesrvPort + "\", \"brokerIP1\": \"127.0.0.1\", "
             + "\"storePathRootDir\": \"" + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, "
-            + "\"adminPort\": " + brokerAdminPort + ", \"adminToken\": \"" + brokerAdminToken + "\"}");
+            + "\"adminPort\": " + brokerAdminPort + ", \"adminToken\": \"" + brokerAdminToken + "\""
+            + (moreBrokerKeys.isBlank() ? "" : ", " + moreBrokerKeys) + "}");
         Path log = dir.resolve("standalone.log");
         Process process = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
             "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar, "-namesrv-conf", namesrvConf.toString(),

@@ -12,6 +12,10 @@ package io.vrmq.remoting.launch;
  * <p>Why halt: a JVM stopping on a signal exits 143 once its hooks return, whatever they did; {@code Runtime.halt}
  * from the hook (allowed while hooks run, unlike {@code System.exit}, which would block forever) is the only way to
  * say "stopped cleanly". Thread-safe.
+ *
+ * <p>Why a hook of our own beside the Vert.x launcher's: the launcher adds its hook (which only closes Vert.x) once
+ * Vert.x runs, so a SIGTERM before that would find none, and its hook cannot halt with our exit code. Both hooks end
+ * in the same ordered stop ({@link RoleSupervisor}'s close hook), run once.
  */
 public final class ProcessExit {
     private RoleSupervisor supervisor;      // guarded by this

@@ -1,26 +1,32 @@
 package io.vrmq.remoting.launch;
 
 import io.vertx.core.Deployable;
-import io.vertx.core.Vertx;
+import io.vertx.core.VertxBuilder;
 import io.vertx.core.VertxOptions;
 import io.vertx.core.file.FileSystemOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.launcher.application.VertxApplication;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
 /**
- * Starts one role (or several in one JVM) the way {@code vertx run} would: reads {@code -conf <file>} (optional) over
- * the embedded defaults and deploys the role's verticle. Stopping (see {@link RoleSupervisor} and
- * {@link ProcessExit}):
+ * Starts one role (or several in one JVM) through the Vert.x launcher ({@code VertxApplication}, the successor of
+ * {@code vertx run}): {@code java -jar vrmq-broker.jar -conf broker.json [-options vertx-options.json]}. The launcher
+ * parses the command line and builds Vert.x; {@link RoleHooks} builds it the role's way, reads {@code -conf <file>}
+ * (optional) over the embedded defaults (then the environment and -D properties, see
+ * {@link io.vrmq.remoting.config.RoleConfigLoader}) and deploys the role's verticle. Stopping (see
+ * {@link RoleSupervisor} and {@link ProcessExit}):
  * <ul>
  * <li>SIGTERM or SIGINT at any moment, before, during or after the start: the role starting is interrupted and its
  * start ends, the started roles stop last first (unregister, answer in-flight requests, flush and close their stores),
  * Vert.x closes, and the process exits 0, all within {@code shutdownGraceMs}; past it the process logs what did not
  * finish and exits 1.</li>
- * <li>A start that fails prints the reason, stops what did start (within the same grace) and exits 1.</li>
+ * <li>A start that fails (a config key we do not know, a bad launcher option) prints the reason, stops what did start
+ * (within the same grace) and exits 1.</li>
  * </ul>
  * Nothing here blocks an event loop: waits and {@code System.exit} run on threads of their own. Called once, from
  * {@code main}.
@@ -32,28 +38,23 @@ public final class RoleLauncher {
     private RoleLauncher() {
     }
 
-    public static void run(String[] args, String defaultsResource, Function<VertxOptions, Vertx> vertxFactory,
-                           Function<JsonObject, Deployable> verticleFactory) {
-        run(ProcessExit.install(), args, defaultsResource, vertxFactory, verticleFactory);
-    }
-
-    /** Like the other, with the exit {@code main} installed before it built anything else. */
+    /**
+     * Starts the role whose embedded defaults are {@code defaultsResource}; {@code args} go to the launcher as they
+     * are ({@code -conf} names the role's config file), {@code exit} is the one {@code main} installed first.
+     */
     public static void run(ProcessExit exit, String[] args, String defaultsResource,
-                           Function<VertxOptions, Vertx> vertxFactory,
+                           Function<VertxOptions, VertxBuilder> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
-        run(exit, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
+        run(exit, args, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
     }
 
     /**
      * Starts several roles in one JVM and one Vert.x, one after the other in the given order (a NameServer before
-     * the broker that registers with it); a stop undeploys them in reverse order.
+     * the broker that registers with it); a stop undeploys them in reverse order. {@code launcherArgs} are the
+     * arguments for the launcher ({@code -options}, ...), without the options that name the roles' files.
      */
-    public static void run(Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
-        run(ProcessExit.install(), vertxFactory, roles);
-    }
-
-    /** Like the other, with the exit {@code main} installed before it built anything else. */
-    public static void run(ProcessExit exit, Function<VertxOptions, Vertx> vertxFactory, List<Role> roles) {
+    public static void run(ProcessExit exit, String[] launcherArgs, Function<VertxOptions, VertxBuilder> vertxFactory,
+                           List<Role> roles) {
         RoleSupervisor supervisor;
         try {
             supervisor = new RoleSupervisor(roles);
@@ -65,27 +66,51 @@ public final class RoleLauncher {
         if (!exit.supervise(supervisor)) {
             return;   // a stop came first: the shutdown hook is ending the process
         }
+        List<String> names = roles.stream().map(Role::name).toList();
         log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
-            ProcessHandle.current().pid(), roles.stream().map(Role::name).toList(), supervisor.graceMs());
-        Vertx vertx;
-        try {
-            vertx = vertxFactory.apply(baseOptions());
-        } catch (RuntimeException e) {
-            reportFailedStart(e);
-            exit.exit(RoleSupervisor.EXIT_FAILED);
-            return;
+            ProcessHandle.current().pid(), names, supervisor.graceMs());
+        RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names));
+        int code = new Launcher(launcherArgs, hooks).launch();
+        if (code == 0 || supervisor.isStopRequested()) {
+            return;   // started (the supervisor reports a failed role start itself), or stopping already
         }
-        supervisor.start(vertx).onFailure(error -> {
-            if (supervisor.isStopRequested()) {
-                log.info("the start ended early because of the stop: {}", error.getMessage());
-                return;
-            }
-            reportFailedStart(error);
-            exit.exitAfterFailedStart(supervisor);
-        });
+        reportFailedStart(hooks.refusal() != null ? hooks.refusal()
+            : new IllegalArgumentException("the Vert.x launcher did not start (its exit code " + code + ", see above)"));
+        exit.exitAfterFailedStart(supervisor);
     }
 
-    private static void reportFailedStart(Throwable error) {
+    /** The launcher, told not to exit on a failure: we stop what started and exit 1 ourselves. */
+    private static final class Launcher extends VertxApplication {
+        Launcher(String[] args, RoleHooks hooks) {
+            super(args, hooks, true, false);
+        }
+    }
+
+    /** {@code args} without the options {@code names} and their values (standalone's per-role files). */
+    public static String[] withoutOptions(String[] args, String... names) {
+        List<String> kept = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String name = optionName(args[i], names);
+            if (name == null) {
+                kept.add(args[i]);
+            } else if (!args[i].contains("=")) {
+                i++;   // its value follows
+            }
+        }
+        return kept.toArray(String[]::new);
+    }
+
+    private static String optionName(String arg, String[] names) {
+        for (String name : names) {
+            if (arg.equals("-" + name) || arg.equals("--" + name) || arg.startsWith("-" + name + "=")
+                || arg.startsWith("--" + name + "=")) {
+                return name;
+            }
+        }
+        return null;
+    }
+
+    static void reportFailedStart(Throwable error) {
         System.err.println("start failed: " + error.getMessage());
         error.printStackTrace(System.err);
         System.err.flush();
@@ -120,7 +145,12 @@ public final class RoleLauncher {
      * classpath resources through the Vert.x file system, so nothing needs the cache.
      */
     public static VertxOptions baseOptions() {
-        return new VertxOptions().setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
+        return applyBaseOptions(new VertxOptions());
+    }
+
+    /** {@code options} (from the launcher's {@code -options}) with the settings of {@link #baseOptions()}. */
+    public static VertxOptions applyBaseOptions(VertxOptions options) {
+        return options.setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
             .setClassPathResolvingEnabled(false));
     }
 

@@ -1,8 +1,10 @@
 package io.vrmq.remoting.launch;
 
+import io.vertx.core.Completable;
 import io.vertx.core.Deployable;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.remoting.config.RoleConfigLoader;
 import org.slf4j.Logger;
@@ -24,6 +26,10 @@ import java.util.function.Supplier;
  * Starts the roles of one process in order (for each: its config, its verticle, its deployment) and stops them, last
  * first, within {@code shutdownGraceMs}: the largest value among the roles whose config was read, or the first
  * role's embedded default before any was.
+ *
+ * <p>The same ordered stop runs whoever ends the process: our shutdown hook ({@link ProcessExit}) calls {@link #stop},
+ * the Vert.x launcher's own shutdown hook calls {@code vertx.close()}, whose close hook ({@link #closeHook}) runs the
+ * roles' part of the stop before Vert.x undeploys anything; the part runs once, a second caller waits for it.
  *
  * <p>A stop during a start first interrupts the role that is starting (see {@link InterruptibleRole}) and waits for
  * its start to end, so that no verticle is still opening files when Vert.x closes its pools; roles not started yet
@@ -51,10 +57,14 @@ final class RoleSupervisor {
     private final CompletableFuture<Void> startEnded = new CompletableFuture<>();
     private final CompletableFuture<Integer> stopped = new CompletableFuture<>();
     private final AtomicBoolean isStopping = new AtomicBoolean();
+    private final AtomicBoolean isStoppingRoles = new AtomicBoolean();
+    private final CompletableFuture<RolesOutcome> rolesStopped = new CompletableFuture<>();
     private Vertx vertx;                // guarded by lock
     private boolean isStopRequested;    // guarded by lock
     private Starting starting;          // guarded by lock: the role whose config or deployment runs now
     private volatile long graceMs;
+    private volatile long stopBeganNanos;      // written by the first stopRoles, before rolesStopped completes
+    private volatile long stopDeadlineNanos;   // likewise
 
     RoleSupervisor(List<RoleLauncher.Role> roles) {
         if (roles.isEmpty()) {
@@ -78,17 +88,36 @@ final class RoleSupervisor {
 
     /**
      * Starts every role, one after the other. Fails with the first failure; after a stop was requested, with a
-     * {@link CancellationException} (or whatever the interrupted start failed with).
+     * {@link CancellationException} (or whatever the interrupted start failed with). Also makes every
+     * {@code vertx.close()} (the Vert.x launcher's shutdown hook calls one) begin with this supervisor's ordered stop,
+     * see {@link #closeHook}.
      */
     Future<Void> start(Vertx vertx) {
         synchronized (lock) {
             this.vertx = vertx;
+        }
+        if (vertx instanceof VertxInternal internal) {
+            internal.addCloseHook(this::closeHook);
         }
         Future<Void> chain = Future.succeededFuture();
         for (RoleLauncher.Role role : roles) {
             chain = chain.compose(previous -> startRole(vertx, role));
         }
         return chain.andThen(done -> startEnded.complete(null));
+    }
+
+    /**
+     * Vert.x runs its close hooks before it undeploys anything, so whoever closes Vert.x (our stop, the launcher's
+     * shutdown hook, a test) first gets the roles stopped in order (interrupted start, last first, within the grace).
+     * Vert.x calls this while it holds its own lock (the one {@code createSharedWorkerExecutor} takes), so the stop
+     * runs on a thread of its own and this returns at once.
+     */
+    private void closeHook(Completable<Void> done) {
+        Thread stopping = new Thread(() -> {
+            stopRoles("Vert.x is closing");
+            done.succeed();
+        }, "vrmq-stop-roles");
+        stopping.start();
     }
 
     private Future<Void> startRole(Vertx vertx, RoleLauncher.Role role) {
@@ -153,7 +182,58 @@ final class RoleSupervisor {
     }
 
     private int stopAll(String reason, boolean isAfterFailedStart) {
-        long beganNanos = System.nanoTime();
+        RolesOutcome outcome = stopRoles(reason);
+        if (outcome == RolesOutcome.EXCEEDED) {
+            return EXIT_FAILED;
+        }
+        boolean isClean = outcome == RolesOutcome.CLEAN;
+        Vertx closing;
+        synchronized (lock) {
+            closing = vertx;
+        }
+        if (closing != null) {
+            // When the launcher's shutdown hook closed Vert.x first, this returns at once: the roles are stopped
+            // already (its close waited for them), what is left of its close is pools and event loops.
+            Outcome closed = await("Vert.x to close (worker pools, event loops)", () -> "closing",
+                closing.close().toCompletionStage(), stopDeadlineNanos);
+            if (closed == Outcome.TIMED_OUT) {
+                return exceeded("closing Vert.x", "worker pools and event loops", List.of());
+            }
+            isClean &= closed == Outcome.DONE;
+        }
+        log.info("stopped in {} ms{}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopBeganNanos),
+            isClean ? "" : ", not cleanly (see above)");
+        return isAfterFailedStart || !isClean ? EXIT_FAILED : EXIT_OK;
+    }
+
+    /**
+     * The first part of every stop, run once (a second caller waits for the first's outcome): interrupts the role
+     * that is starting and waits for its start to end, then undeploys the started roles, last first. Blocks.
+     */
+    private RolesOutcome stopRoles(String reason) {
+        if (!isStoppingRoles.compareAndSet(false, true)) {
+            try {
+                return rolesStopped.get(graceMs + SECOND_STOP_MARGIN_MS, TimeUnit.MILLISECONDS);
+            } catch (TimeoutException | ExecutionException e) {
+                return RolesOutcome.EXCEEDED;
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return RolesOutcome.EXCEEDED;
+            }
+        }
+        RolesOutcome outcome;
+        try {
+            outcome = stopRolesNow(reason);
+        } catch (RuntimeException e) {
+            log.error("the stop of the roles failed", e);
+            outcome = RolesOutcome.NOT_CLEAN;
+        }
+        rolesStopped.complete(outcome);
+        return outcome;
+    }
+
+    private RolesOutcome stopRolesNow(String reason) {
+        stopBeganNanos = System.nanoTime();
         Starting interrupted;
         Vertx closing;
         synchronized (lock) {
@@ -161,7 +241,8 @@ final class RoleSupervisor {
             interrupted = starting;
             closing = vertx;
         }
-        long deadlineNanos = beganNanos + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        long deadlineNanos = stopBeganNanos + TimeUnit.MILLISECONDS.toNanos(graceMs);
+        stopDeadlineNanos = deadlineNanos;
         log.info("stopping ({}): everything must end within shutdownGraceMs {} ms", reason, graceMs);
         if (interrupted != null) {
             if (interrupted.deployable() instanceof InterruptibleRole role) {
@@ -172,7 +253,8 @@ final class RoleSupervisor {
             if (outcome == Outcome.TIMED_OUT) {
                 List<String> notStopped = new ArrayList<>(List.of(interrupted.name() + " (starting)"));
                 notStopped.addAll(names());
-                return exceeded("the start of " + interrupted.name(), stepOf(interrupted.deployable()), notStopped);
+                exceeded("the start of " + interrupted.name(), stepOf(interrupted.deployable()), notStopped);
+                return RolesOutcome.EXCEEDED;
             }
         }
         boolean isClean = true;
@@ -182,22 +264,13 @@ final class RoleSupervisor {
             Outcome outcome = await("the stop of " + role.name(), () -> stepOf(role.deployable()),
                 closing.undeploy(role.id()).toCompletionStage(), deadlineNanos);
             if (outcome == Outcome.TIMED_OUT) {
-                return exceeded("the stop of " + role.name(), stepOf(role.deployable()),
+                exceeded("the stop of " + role.name(), stepOf(role.deployable()),
                     toStop.subList(i, toStop.size()).stream().map(Deployed::name).toList());
+                return RolesOutcome.EXCEEDED;
             }
             isClean &= outcome == Outcome.DONE;
         }
-        if (closing != null) {
-            Outcome outcome = await("Vert.x to close (worker pools, event loops)", () -> "closing",
-                closing.close().toCompletionStage(), deadlineNanos);
-            if (outcome == Outcome.TIMED_OUT) {
-                return exceeded("closing Vert.x", "worker pools and event loops", List.of());
-            }
-            isClean &= outcome == Outcome.DONE;
-        }
-        log.info("stopped in {} ms{}", TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - beganNanos),
-            isClean ? "" : ", not cleanly (see above)");
-        return isAfterFailedStart || !isClean ? EXIT_FAILED : EXIT_OK;
+        return isClean ? RolesOutcome.CLEAN : RolesOutcome.NOT_CLEAN;
     }
 
     private List<Deployed> startedLastFirst() {
@@ -276,6 +349,9 @@ final class RoleSupervisor {
     }
 
     private enum Outcome { DONE, FAILED, TIMED_OUT }
+
+    /** How the roles' part of a stop ended; EXCEEDED was logged already. */
+    private enum RolesOutcome { CLEAN, NOT_CLEAN, EXCEEDED }
 
     private record Starting(String name, Deployable deployable) {
     }

@@ -75,6 +75,23 @@ class RoleSupervisorIT {
     }
 
     @Test
+    void aVertxCloseFromElsewhereStopsTheRolesInOrderFirstAndOurStopThenFindsThemStopped() throws Exception {
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("first")),
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("second"))));
+        Vertx vertx = Vertx.vertx();
+        supervisor.start(vertx).toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS, TimeUnit.SECONDS);
+
+        // what the Vert.x launcher's shutdown hook does on SIGTERM, at the same time as our own hook's stop
+        vertx.close().toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertEquals(List.of("first start", "second start", "second stop", "first stop"), events,
+            "Vert.x's close waited for the ordered stop instead of undeploying everything at once");
+        assertEquals(RoleSupervisor.EXIT_OK, supervisor.stop("signal", false));
+        assertEquals(4, events.size(), "nothing stopped twice");
+    }
+
+    @Test
     void aStartThatDoesNotEndWithinTheGraceMakesTheStopGiveUpWithExitCodeOne() throws Exception {
         CountDownLatch starting = new CountDownLatch(1);
         RoleSupervisor supervisor = new RoleSupervisor(List.of(role(SHORT_GRACE_DEFAULTS,
