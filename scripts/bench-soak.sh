@@ -77,7 +77,7 @@ JSON
         "$(cut -d' ' -f1-3 /proc/loadavg))"
     java -Xmx512m -cp "$LOAD_JAR" io.vrmq.load.SoakBench --namesrv "127.0.0.1:$namesrv_port" --rate "$RATE" \
         --minutes "$MINUTES" --size "$SIZE" --queues "$QUEUES" --watch-pid "$broker_pid" --label "vrmq" \
-        2> "$WORK/soak.err" | tee "$WORK/soak.out" | grep --line-buffered -E '^(MINUTE|RESULT)' >&2
+        2> "$WORK/soak.err" | tee "$WORK/soak.out" | grep --line-buffered -E '^(MINUTE|RESULT|\[)' >&2
     report
 }
 

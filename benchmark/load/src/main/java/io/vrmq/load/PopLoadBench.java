@@ -155,6 +155,8 @@ public final class PopLoadBench {
         Set<Integer> failed = ConcurrentHashMap.newKeySet();
         CountDownLatch done = new CountDownLatch(options.count());
         long start = System.nanoTime();
+        CountProgress progress = new CountProgress(options.label() + " backlog",
+            () -> options.count() - done.getCount(), options.count());
         for (int seq = 0; seq < options.count(); seq++) {
             int sent = seq;
             window.acquire();
@@ -177,6 +179,7 @@ public final class PopLoadBench {
             });
         }
         done.await(options.drainSeconds(), TimeUnit.SECONDS);
+        progress.close();
         for (int seq : failed) {
             resend(producer, options, seq);
         }
@@ -378,7 +381,11 @@ public final class PopLoadBench {
 
         /** Waits for every message (at most {@code seconds}); the time of the last new one. */
         long awaitAll(long seconds) throws InterruptedException {
-            if (!all.await(seconds, TimeUnit.SECONDS)) {
+            boolean isComplete;
+            try (CountProgress progress = new CountProgress("pop drain", this::unique, count)) {
+                isComplete = all.await(seconds, TimeUnit.SECONDS);
+            }
+            if (!isComplete) {
                 System.out.println("drain: " + unique() + " of " + count + " after " + seconds + " s");
             }
             return lastNewNanos;

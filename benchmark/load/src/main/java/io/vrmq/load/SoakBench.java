@@ -237,6 +237,10 @@ public final class SoakBench {
                 ProcessStats.statusKib(pid, "VmRSS") / KIB_PER_MIB, ProcessStats.statusKib(pid, "RssAnon") / KIB_PER_MIB,
                 cpu < 0 ? -1 : cpu - lastBrokerCpuMillis, ProcessStats.statusKib(SELF, "RssAnon") / KIB_PER_MIB);
             lastBrokerCpuMillis = cpu;
+            if (minute < options.minutes()) {
+                System.out.printf(Locale.ROOT, "[%s] minute %d of %d, about %d min left%n", options.label(),
+                    minute + 1, options.minutes(), options.minutes() - minute - 1);
+            }
         }
 
         private long brokerCpuMillis() {
