@@ -27,7 +27,7 @@
 #
 # Usage: scripts/bench-grpc-vs-rocketmq.sh
 #   env COUNT (50000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
-#       LIVE_COUNT (20000)  LIVE_RATE (2000)  RECEIVERS (4)  BATCH (32: Apache's proxy caps a receive at 32)
+#       LIVE_COUNT (20000)  LIVE_RATE (1000)  RECEIVERS (4)  BATCH (32: Apache's proxy caps a receive at 32)
 #       CLIENT_WARMUP_COUNT (5000: the in-process warm-up of the sync, async and live phases)
 #       FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq; 2: then vrmq and apache again)
 #       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
@@ -43,7 +43,7 @@ QUEUES="${QUEUES:-8}"
 SYNC_THREADS="${SYNC_THREADS:-16}"
 ASYNC_WINDOW="${ASYNC_WINDOW:-512}"
 LIVE_COUNT="${LIVE_COUNT:-20000}"
-LIVE_RATE="${LIVE_RATE:-2000}"
+LIVE_RATE="${LIVE_RATE:-1000}"
 RECEIVERS="${RECEIVERS:-4}"
 BATCH="${BATCH:-32}"
 FLUSH="${FLUSH:-ASYNC_FLUSH}"
@@ -114,7 +114,7 @@ build() {
     fi
     log "resolving Apache RocketMQ 5.5.0's classpath with its proxy (benchmark/apache-proxy/pom.xml)"
     (cd "$ROOT" && mvn -B -q -f "$APACHE_POM" dependency:build-classpath -Dmdep.outputFile="$WORK/apache.classpath" \
-        > /dev/null)
+        > "$WORK/apache-classpath.log" 2>&1) || { log "could not resolve it:"; tail -30 "$WORK/apache-classpath.log" >&2; exit 1; }
     local jar
     for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$GRPC_LOAD_JAR"; do
         [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
