@@ -114,7 +114,8 @@ build() {
     fi
     log "resolving Apache RocketMQ 5.5.0's classpath with its proxy (benchmark/apache-proxy/pom.xml)"
     (cd "$ROOT" && mvn -B -q -f "$APACHE_POM" dependency:build-classpath -Dmdep.outputFile="$WORK/apache.classpath" \
-        > "$WORK/apache-classpath.log" 2>&1) || { log "could not resolve it:"; tail -30 "$WORK/apache-classpath.log" >&2; exit 1; }
+        > "$WORK/apache-classpath.log" 2>&1) \
+        || { log "could not resolve it:"; tail -30 "$WORK/apache-classpath.log" >&2; exit 1; }
     local jar
     for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$GRPC_LOAD_JAR"; do
         [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
@@ -176,7 +177,8 @@ start_apache_namesrv() {
     local port="$1" dir="$2"
     printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
         "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" namesrv org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
+    apache_jvm "$dir" namesrv org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" \
+        > "$dir/namesrv.log" 2>&1 &
     NAMESRV_PID=$!
 }
 

@@ -7,8 +7,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What was sent and what came back, per message of one measured run: the producer marks each message whose send
- * succeeded, the receivers count each delivery. Messages are told apart by the header {@link GrpcLoadBench} writes at the start of every body: run id, sequence number, {@link System#nanoTime()} at
- * send (producer and consumer run in this JVM, so the end-to-end latency is exact and immune to clock steps).
+ * succeeded, the receivers count each delivery. Messages are told apart by the header {@link GrpcLoadBench} writes
+ * at the start of every body: run id, sequence number, {@link System#nanoTime()} at send (producer and receivers run
+ * in this JVM, so the end-to-end latency is exact and immune to clock steps).
  * Bodies of other runs (the warm-up) are counted as foreign and otherwise ignored. Thread-safe: the SDK's callback
  * threads and the receiving threads record concurrently. (benchmark/load's tracker, without the remoting listener.)
  */
