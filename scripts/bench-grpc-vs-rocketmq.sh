@@ -32,6 +32,7 @@
 #       FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq; 2: then vrmq and apache again)
 #       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
 #       TLS_MODE (permissive | disabled)
+#       MAX_SEND_SECONDS (600: a send phase stops there)  DRAIN_SECONDS (300: what is not received by then is lost)
 #       QUIET_WAIT_SECONDS (0: before each side, wait up to this long for other Maven builds to finish)
 set -euo pipefail
 
@@ -51,6 +52,8 @@ ROUNDS="${ROUNDS:-1}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 TLS_MODE="${TLS_MODE:-permissive}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
+MAX_SEND_SECONDS="${MAX_SEND_SECONDS:-600}"
+DRAIN_SECONDS="${DRAIN_SECONDS:-300}"
 CLIENT_WARMUP_COUNT="${CLIENT_WARMUP_COUNT:-5000}"
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -280,7 +283,8 @@ phase() {
     local out="$WORK/$label-$round-$name.out" dir="$WORK/$label-$round"
     run_tool "$out" "$GRPC_LOAD_JAR" io.vrmq.grpcload.GrpcLoadBench --endpoints "$endpoints" --label "$label" \
         --topic "$TOPIC_PREFIX$name" --group "GID_$TOPIC_PREFIX$name" --size "$SIZE" --receivers "$RECEIVERS" \
-        --batch "$BATCH" --watch-pid "$BROKER_PID" --proxy-pid "${PROXY_PID:-0}" "$@" \
+        --batch "$BATCH" --max-send-seconds "$MAX_SEND_SECONDS" --drain-seconds "$DRAIN_SECONDS" \
+        --watch-pid "$BROKER_PID" --proxy-pid "${PROXY_PID:-0}" "$@" \
         || { log "$label: phase $name failed; server logs:"; tail -20 "$dir/broker.log" >&2
              [[ -f "$dir/proxy.log" ]] && tail -20 "$dir/proxy.log" >&2; exit 1; }
     echo "$round $label $name $(grep '^RESULT ' "$out" | sed 's/^RESULT //')" >> "$WORK/results"
