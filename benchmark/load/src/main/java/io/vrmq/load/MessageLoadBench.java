@@ -102,7 +102,10 @@ public final class MessageLoadBench {
         }
     }
 
-    /** Creates the topic on every master in the TBW102 route and waits until the NameServer routes all its queues. */
+    /**
+     * Creates the topic on every master in the TBW102 route and waits until the NameServer routes all its queues.
+     * Also used by {@link CreateResources} and {@link SoakBench}.
+     */
     static void createTopic(DefaultMQProducer producer, String topic, int queues) throws Exception {
         producer.createTopic(TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, topic, queues, null);
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROUTE_TIMEOUT_MS);
