@@ -4,10 +4,12 @@ import io.vrmq.compatgrpc.support.AdminApi;
 import io.vrmq.compatgrpc.support.Await;
 import io.vrmq.compatgrpc.support.Sdk;
 import io.vrmq.compatgrpc.support.VrmqCluster;
+import org.apache.rocketmq.client.apis.ClientException;
 import org.apache.rocketmq.client.apis.consumer.ConsumeResult;
 import org.apache.rocketmq.client.apis.consumer.SimpleConsumer;
 import org.apache.rocketmq.client.apis.message.MessageView;
 import org.apache.rocketmq.client.apis.producer.Producer;
+import org.apache.rocketmq.client.apis.producer.RecallReceipt;
 import org.apache.rocketmq.client.apis.producer.SendReceipt;
 import org.apache.rocketmq.client.apis.producer.Transaction;
 import org.apache.rocketmq.client.apis.producer.TransactionResolution;
@@ -21,6 +23,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -32,11 +35,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The official RocketMQ 5 Java SDK 5.2.0 against our broker's gRPC endpoint, with no proxy: producers of every
- * message type, the simple consumer (ack, invisible time, change of invisible time) and the push consumer (retries,
+ * message type (and the recall of a delayed one), the simple consumer (ack, invisible time, change of invisible time) and the push consumer (retries,
  * then the dead-letter queue). One NameServer and broker for the class; each test has its own topic and group.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -44,6 +48,7 @@ class GrpcSdkIT {
     private static final Duration INVISIBLE = Duration.ofSeconds(30);
     private static final Duration WAIT = Duration.ofSeconds(60);
     private static final long SLOW_CONSUMPTION_MS = 7_000;
+    private static final String BROKER_NAME = "grpc-broker";
 
     @RegisterExtension
     static final VrmqCluster cluster = new VrmqCluster();
@@ -52,7 +57,7 @@ class GrpcSdkIT {
 
     @BeforeAll
     static void startCluster(@TempDir Path dir) {
-        cluster.start(dir, "grpc-broker");
+        cluster.start(dir, BROKER_NAME, "\"recallMessageEnable\": true");
         sdk = new Sdk(cluster);
         admin = new AdminApi(cluster.adminUrl());
     }
@@ -154,6 +159,58 @@ class GrpcSdkIT {
         assertEquals(1, received.size(), "received " + received);
         assertTrue(System.currentTimeMillis() >= deliverAt, "not before its delivery time");
         assertEquals(deliverAt, received.get(0).getDeliveryTimestamp().orElse(0L));
+    }
+
+    /**
+     * Two delayed messages for the same second; the first recalled with its receipt's handle: only the second is
+     * received, and nothing comes after it (the first would have been stored before it, in the same delivery step).
+     */
+    @Test
+    void aRecalledDelayedMessageIsNeverReceivedWhileItsSiblingIs() throws Exception {
+        admin.createTopic("GrpcRecall", "DELAY");
+        SimpleConsumer consumer = sdk.simpleConsumer("GrpcRecallGroup", "GrpcRecall");
+        Producer producer = sdk.producer("GrpcRecall");
+        long deliverAt = System.currentTimeMillis() + 3_000;
+        SendReceipt recalled = producer.send(sdk.message("GrpcRecall").setDeliveryTimestamp(deliverAt)
+            .setBody("recalled".getBytes(StandardCharsets.UTF_8)).build());
+        producer.send(sdk.message("GrpcRecall").setDeliveryTimestamp(deliverAt)
+            .setBody("kept".getBytes(StandardCharsets.UTF_8)).build());
+        assertFalse(recalled.getRecallHandle().isEmpty(), "a delayed message's receipt has a recall handle");
+
+        RecallReceipt receipt = producer.recallMessage("GrpcRecall", recalled.getRecallHandle());
+
+        assertEquals(recalled.getMessageId().toString(), receipt.getMessageId().toString());
+        List<MessageView> received = Sdk.receiveAndAck(consumer, 1, 6, INVISIBLE);
+        assertEquals(List.of("kept"), received.stream().map(m -> Sdk.text(m.getBody())).toList());
+        assertEquals(List.of(), consumer.receive(16, INVISIBLE), "the recalled message never comes");
+    }
+
+    /**
+     * A handle of another topic is refused as the proxy refuses it (INTERNAL_SERVER_ERROR with the broker's remark),
+     * a recall on a topic that takes no delay messages with MESSAGE_PROPERTY_CONFLICT_WITH_TYPE.
+     */
+    @Test
+    void aRecallWithABadHandleIsRefusedWithTheProxysCodes() throws Exception {
+        admin.createTopic("GrpcRecallBad", "DELAY");
+        admin.createTopic("GrpcRecallNormal", "NORMAL");
+        Producer producer = sdk.producer("GrpcRecallBad");
+        String otherTopics = recallHandle("GrpcRecallOther", System.currentTimeMillis() + 60_000);
+
+        ClientException wrongTopic = assertThrows(ClientException.class,
+            () -> producer.recallMessage("GrpcRecallBad", otherTopics));
+        ClientException notDelay = assertThrows(ClientException.class,
+            () -> producer.recallMessage("GrpcRecallNormal", recallHandle("GrpcRecallNormal",
+                System.currentTimeMillis() + 60_000)));
+
+        assertTrue(wrongTopic.getMessage().contains("response-code=50001"), wrongTopic.getMessage());
+        assertTrue(wrongTopic.getMessage().endsWith("recall failed, topic not match"), wrongTopic.getMessage());
+        assertTrue(notDelay.getMessage().contains("response-code=40014"), notDelay.getMessage());
+    }
+
+    /** RocketMQ's v1 recall handle text, built by hand (the SDK has no builder). */
+    private static String recallHandle(String topic, long timestampMs) {
+        String raw = String.join(" ", "v1", topic, BROKER_NAME, Long.toString(timestampMs), "0123456789ABCDEF");
+        return Base64.getUrlEncoder().encodeToString(raw.getBytes(StandardCharsets.UTF_8));
     }
 
     @Test

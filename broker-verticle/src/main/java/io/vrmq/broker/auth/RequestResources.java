@@ -40,8 +40,6 @@ public final class RequestResources {
     private static final String TOPIC_V2 = "b";
     /** GetConsumeStats' topicList separator (TOPIC_NAME_SEPARATOR). */
     private static final String TOPIC_LIST_SEPARATOR = ";";
-    /** Not (yet) in {@link RequestCode}. */
-    private static final int RECALL_MESSAGE = 370;
 
     private final RemotingJson json;
     private final String clusterName;
@@ -63,7 +61,8 @@ public final class RequestResources {
             case RequestCode.SEND_MESSAGE, RequestCode.SEND_REPLY_MESSAGE -> send(fields.get(TOPIC), needed);
             case RequestCode.SEND_MESSAGE_V2, RequestCode.SEND_BATCH_MESSAGE, RequestCode.SEND_REPLY_MESSAGE_V2 ->
                 send(fields.get(TOPIC_V2), needed);
-            case RECALL_MESSAGE -> needed.add(AccessRequest.of(Resource.topic(fields.get(TOPIC)), PUB));
+            case RequestCode.RECALL_MESSAGE ->
+                needed.add(AccessRequest.of(Resource.topic(fields.get(TOPIC)), PUB));
             case RequestCode.END_TRANSACTION -> {
                 String topic = fields.get(TOPIC);
                 if (topic != null && !topic.isBlank()) {

@@ -27,9 +27,9 @@ import java.util.concurrent.TimeUnit;
  * The broker's RocketMQ 5 gRPC endpoint ({@code apache.rocketmq.v2.MessagingService}, what Apache serves from its
  * proxy on port 8081), so the 5.x SDKs of every language talk to this broker directly. An HTTP/2 server on the
  * broker's Vert.x: requests with a gRPC content type go to the gRPC server, others get a plain 404. Served: QueryRoute,
- * QueryAssignment, Heartbeat, Telemetry, NotifyClientTermination, SendMessage, EndTransaction, ReceiveMessage,
- * AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue; every other RPC answers UNIMPLEMENTED, as the
- * proxy answers the pull-style ones. The work is done by the broker's own processors over {@link BrokerLink}; what
+ * QueryAssignment, Heartbeat, Telemetry, NotifyClientTermination, SendMessage, EndTransaction, RecallMessage,
+ * ReceiveMessage, AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue; every other RPC answers
+ * UNIMPLEMENTED, as the proxy answers the pull-style ones. The work is done by the broker's own processors over {@link BrokerLink}; what
  * the broker asks clients (transaction checks, admin questions) goes out on their Telemetry streams.
  * <p>
  * TLS follows the remoting ports' {@code tls.server.mode}: disabled serves plain HTTP/2 only, straight from the HTTP
@@ -152,9 +152,10 @@ public final class GrpcEndpoint {
             meters, auth.guard((call, request) -> Future.succeededFuture(routes.queryAssignment(request))));
         new ClientRpcs(broker, config, sessions, link, renewals, commands, meters, auth).bindInto(grpc);
         new SendRpcs(broker, link, meters, auth).bindInto(grpc);
+        new RecallRpc(broker, link, meters, auth).bindInto(grpc);
         new ReceiveRpc(broker, config, popConfig, link, renewals, meters, auth).bindInto(grpc);
         new AckRpcs(broker, popConfig, link, new PopCalls(link), renewals, meters, auth).bindInto(grpc);
-        // PullMessage, UpdateOffset, GetOffset, QueryOffset (as Apache's proxy), RecallMessage, SyncLiteSubscription.
+        // PullMessage, UpdateOffset, GetOffset, QueryOffset (as Apache's proxy), SyncLiteSubscription.
         grpc.callHandler(request -> request.response().status(GrpcStatus.UNIMPLEMENTED)
             .statusMessage(request.fullMethodName() + " is not served by this broker").end());
     }

@@ -13,6 +13,7 @@ import io.vrmq.grpc.proto.NotifyClientTerminationRequest;
 import io.vrmq.grpc.proto.QueryAssignmentRequest;
 import io.vrmq.grpc.proto.QueryRouteRequest;
 import io.vrmq.grpc.proto.ReceiveMessageRequest;
+import io.vrmq.grpc.proto.RecallMessageRequest;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -20,6 +21,7 @@ import java.util.List;
 /**
  * What each RPC needs in ACL 2.0 terms, as Apache's proxy asks its authorizer, and the same resources and actions
  * as the remoting request the RPC becomes: SendMessage and EndTransaction Topic Pub (a retry topic: its Group Sub);
+ * RecallMessage Topic Pub;
  * ReceiveMessage, AckMessage, ChangeInvisibleDuration, ForwardMessageToDeadLetterQueue and QueryAssignment Topic Sub
  * and Group Sub; QueryRoute Topic Pub or Sub; Heartbeat and NotifyClientTermination the consumer's Group Sub.
  * Telemetry is authenticated only: Apache's proxy also authorizes the topics and group its Settings name, but a
@@ -47,6 +49,8 @@ final class GrpcResources {
             }
         } else if (request instanceof EndTransactionRequest end) {
             publish(end.getTopic().getName(), needed);
+        } else if (request instanceof RecallMessageRequest recall) {
+            needed.add(AccessRequest.of(Resource.topic(recall.getTopic().getName()), Action.PUB));
         } else if (request instanceof ReceiveMessageRequest receive) {
             consume(receive.getMessageQueue().getTopic().getName(), receive.getGroup().getName(), needed);
         } else if (request instanceof AckMessageRequest ack) {

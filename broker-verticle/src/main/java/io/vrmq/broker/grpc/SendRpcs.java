@@ -29,7 +29,8 @@ import java.util.Map;
  * SendMessage and EndTransaction. Each message of a SendMessage is checked ({@link MessageIn}), given its queue
  * ({@link QueueChoice}) and stored by SEND_MESSAGE_V2; the entries come back in order, and the reply's status is
  * MULTIPLE_RESULTS when they differ (clients look at the first entry that failed). A half message's transaction_id
- * names where it is stored ({@link TransactionId}); EndTransaction turns it into END_TRANSACTION with producer
+ * names where it is stored ({@link TransactionId}); a timer message's recall_handle is the broker's recall handle
+ * (see {@link RecallRpc}); EndTransaction turns it into END_TRANSACTION with producer
  * group = the topic. Runs on the endpoint's event loop.
  */
 final class SendRpcs {
@@ -103,6 +104,10 @@ final class SendRpcs {
                 return entry.build();
             }
             entry.setMessageId(messageId).setOffset(reply.header().optionalLong("queueOffset", 0));
+            String recallHandle = reply.ext("recallHandle");
+            if (recallHandle != null) {
+                entry.setRecallHandle(recallHandle);
+            }
             if (checked.type() == MessageType.TRANSACTION) {
                 long commitLogOffset = commitLogOffsetOf(reply.ext("msgId"));
                 entry.setTransactionId(new TransactionId(commitLogOffset,

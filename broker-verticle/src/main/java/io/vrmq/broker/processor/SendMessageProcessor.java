@@ -3,6 +3,7 @@ package io.vrmq.broker.processor;
 import io.vertx.core.Future;
 import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
+import io.vrmq.broker.recall.RecallHandle;
 import io.vrmq.broker.timer.BatchTimerCheck;
 import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.broker.transaction.HalfMessages;
@@ -29,7 +30,8 @@ import java.util.Map;
  * resolve (and maybe create) the topic, route (retry → DLQ, delay → schedule topic, half message → transaction half
  * topic; the reply still names the real queue, as RocketMQ's does); then the append runs on the
  * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH) and,
- * on a SYNC_MASTER, for a slave's acknowledgement. A slave refuses them all.
+ * on a SYNC_MASTER, for a slave's acknowledgement. A slave refuses them all. The reply to a timer message carries
+ * its recall handle ({@link RecallHandle}).
  */
 public final class SendMessageProcessor {
     private final BrokerContext broker;
@@ -70,9 +72,21 @@ public final class SendMessageProcessor {
         int bodyBytes = request.body().length();
         // A half message counts against the half topic; its commit later counts against the real one, as in RocketMQ.
         String countedTopic = destination.isHalfMessage() ? destination.topic() : topic.topicName();
+        String recallHandle = RecallHandle.forStoredSend(properties, broker.config().brokerName());
         return broker.store().append(message)
             .map(result -> counted(result, countedTopic, 1, bodyBytes))
-            .compose(result -> reply(request, result, isWaitFlush, queueId, uniqKey, null));
+            .compose(result -> reply(request, result, isWaitFlush, queueId, uniqKey, null))
+            .map(reply -> withRecallHandle(reply, recallHandle));
+    }
+
+    /** A stored timer message's reply carries its recall handle (field recallHandle), as RocketMQ 5.5.0's does. */
+    private static RemotingCommand withRecallHandle(RemotingCommand reply, String recallHandle) {
+        if (recallHandle == null || reply.ext("msgId") == null) {
+            return reply;
+        }
+        Map<String, String> fields = reply.extFieldsCopy();
+        fields.put("recallHandle", recallHandle);
+        return reply.withExtFields(fields);
     }
 
     private Future<RemotingCommand> sendBatch(RemotingConnection connection, RemotingCommand request) {

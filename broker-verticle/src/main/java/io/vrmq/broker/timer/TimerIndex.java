@@ -1,13 +1,16 @@
 package io.vrmq.broker.timer;
 
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
  * The held timer messages not yet delivered, bucketed by slot (TIMER_OUT_MS, a whole second): slot → the entries'
  * queue offsets and commit-log offsets in two growable arrays, in the order they were scanned (ascending queue
- * offset). About 16 bytes per held message and one bucket per distinct second; no object per message.
+ * offset). About 16 bytes per held message and one bucket per distinct second; no object per message. A bucket also
+ * keeps the keys recalls cancelled in it ({@link TimerDeleteMark}), dropped with the bucket.
  * Not thread-safe: owned by {@link TimerMessageService} on its context.
  */
 final class TimerIndex {
@@ -43,6 +46,28 @@ final class TimerIndex {
             Arrays.copyOfRange(first.commitLogOffsets, first.start, first.start + count)};
     }
 
+    /**
+     * Notes that the held message of {@code slotMs} with {@code key} is cancelled; false (nothing noted) when the
+     * slot holds nothing, so the message was delivered already or never held.
+     */
+    boolean addDeleteKey(long slotMs, String key) {
+        Bucket bucket = buckets.get(slotMs);
+        if (bucket == null) {
+            return false;
+        }
+        if (bucket.deleteKeys == null) {
+            bucket.deleteKeys = new HashSet<>();
+        }
+        bucket.deleteKeys.add(key);
+        return true;
+    }
+
+    /** The keys cancelled in the earliest slot (a copy; empty when none); only when not empty. */
+    Set<String> firstDeleteKeys() {
+        Set<String> keys = buckets.firstEntry().getValue().deleteKeys;
+        return keys == null ? Set.of() : Set.copyOf(keys);
+    }
+
     /** Forgets the {@code count} leading entries of the earliest slot (they were delivered). */
     void removeFirst(int count) {
         Map.Entry<Long, Bucket> first = buckets.firstEntry();
@@ -73,6 +98,7 @@ final class TimerIndex {
         private long[] commitLogOffsets = new long[INITIAL_BUCKET_CAPACITY];
         private int start;
         private int end;
+        private Set<String> deleteKeys;
 
         void add(long queueOffset, long commitLogOffset) {
             if (end == queueOffsets.length) {

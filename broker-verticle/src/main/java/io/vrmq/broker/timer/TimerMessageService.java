@@ -16,6 +16,7 @@ import org.slf4j.LoggerFactory;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongSupplier;
 
 /**
@@ -23,7 +24,9 @@ import java.util.function.LongSupplier;
  * topic with their slot as ConsumeQueue tagsCode; this service reads that queue in order into a {@link TimerIndex}
  * (slot → offsets, in memory) and, when a slot's end has come, stores its messages into their real topics. So a
  * message is delivered within one slot (1 s) after its requested time and never before it. One Vert.x timer, set for
- * the earliest slot, is all the waiting there is; the dispatcher's note of a new entry starts a scan.
+ * the earliest slot, is all the waiting there is; the dispatcher's note of a new entry starts a scan. A recall's
+ * delete record ({@link TimerDeleteMark}) in the same queue names a held message of its slot that is then dropped
+ * when the slot is due instead of delivered, as RocketMQ's timer does.
  * <p>
  * Durability: the held messages themselves are in the CommitLog; {@code config/timerProgress.json} ({@link
  * TimerProgress}) records what was delivered, after every turn that delivered something and at stop. At start the
@@ -168,6 +171,12 @@ public final class TimerMessageService {
             index.add(scanned.slots()[i], scanned.queueOffsets()[i], scanned.commitLogOffsets()[i]);
             flowControl.added(scanned.slots()[i]);
         }
+        for (TimerQueueScan.DeleteMark mark : scanned.deleteMarks()) {
+            if (!index.addDeleteKey(mark.slotMs(), mark.key())) {
+                log.debug("recall of {} in slot {}: nothing held there (delivered already, or never held)",
+                    mark.key(), mark.slotMs());
+            }
+        }
         GetMessageStatus status = scanned.status();
         if (status == GetMessageStatus.OFFSET_OVERFLOW_BADLY || status == GetMessageStatus.OFFSET_TOO_SMALL) {
             log.warn("timer queue offset {} is outside the queue ({}); continuing at {}", scanOffset, status,
@@ -205,7 +214,8 @@ public final class TimerMessageService {
         }
         long slot = index.firstSlotMs();
         long[][] taken = index.peekFirst(DELIVER_BATCH);
-        return store.read(() -> readDue(taken[0], taken[1], now))
+        Set<String> deleteKeys = index.firstDeleteKeys();
+        return store.read(() -> readDue(taken[0], taken[1], now, deleteKeys))
             .compose(due -> writer.appendInOrder(due, () -> isStopped))
             .compose(handled -> {
                 if (handled > 0) {
@@ -220,8 +230,11 @@ public final class TimerMessageService {
             });
     }
 
-    /** Reader thread: the held records, decoded and turned into their deliveries. */
-    private List<DueMessage> readDue(long[] queueOffsets, long[] commitLogOffsets, long now) {
+    /**
+     * Reader thread: the held records, decoded and turned into their deliveries; one whose key a recall named
+     * ({@code deleteKeys}) becomes a skipped entry, so it is never delivered.
+     */
+    private List<DueMessage> readDue(long[] queueOffsets, long[] commitLogOffsets, long now, Set<String> deleteKeys) {
         List<DueMessage> due = new ArrayList<>(queueOffsets.length);
         for (int i = 0; i < queueOffsets.length; i++) {
             ByteBuffer record = store.store().lookMessageByOffset(commitLogOffsets[i]);
@@ -231,10 +244,24 @@ public final class TimerMessageService {
                 due.add(new DueMessage(queueOffsets[i], commitLogOffsets[i], null));
             } else {
                 StoredMessage held = StoredMessage.decode(record);
-                due.add(new DueMessage(queueOffsets[i], commitLogOffsets[i], TimerDelivery.from(held, now)));
+                if (isRecalled(held, deleteKeys)) {
+                    log.debug("timer message at commit log offset {} was recalled: not delivered",
+                        commitLogOffsets[i]);
+                    due.add(new DueMessage(queueOffsets[i], commitLogOffsets[i], null));
+                } else {
+                    due.add(new DueMessage(queueOffsets[i], commitLogOffsets[i], TimerDelivery.from(held, now)));
+                }
             }
         }
         return due;
+    }
+
+    private static boolean isRecalled(StoredMessage held, Set<String> deleteKeys) {
+        if (deleteKeys.isEmpty()) {
+            return false;
+        }
+        String key = TimerDeleteMark.keyOf(held.propertyMap());
+        return key != null && deleteKeys.contains(key);
     }
 
     /**

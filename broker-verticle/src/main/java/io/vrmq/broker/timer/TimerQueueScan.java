@@ -1,20 +1,27 @@
 package io.vrmq.broker.timer;
 
+import io.vrmq.remoting.message.MessageConst;
+import io.vrmq.remoting.message.MessageProperties;
 import io.vrmq.store.FoundMessage;
 import io.vrmq.store.GetMessageResult;
 import io.vrmq.store.GetMessageStatus;
 import io.vrmq.store.MessageStore;
 import io.vrmq.store.TagFilter;
+import io.vrmq.store.format.RecordReader;
+
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * One read of the timer topic's ConsumeQueue, keeping only what the index needs: queue offset, commit-log offset and
- * slot (the entry's tagsCode) of each entry. Built on a store reader thread by {@link #read}; immutable after.
+ * slot (the entry's tagsCode) of each held message, and the slot and key of each recall's delete record
+ * ({@link TimerDeleteMark}: the only records read). Built on a store reader thread by {@link #read}; immutable after.
  *
  * @param nextOffset  where the next read starts
  * @param isCaughtUp  true when nothing more can be read now
  */
-record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots, int count, long nextOffset,
-                      boolean isCaughtUp, GetMessageStatus status) {
+record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots, int count,
+                      List<DeleteMark> deleteMarks, long nextOffset, boolean isCaughtUp, GetMessageStatus status) {
     private static final int SCAN_BATCH = 256;
     private static final int SCAN_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -33,9 +40,15 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
         long[] commitLogOffsets = new long[size];
         long[] slots = new long[size];
         int count = 0;
+        List<DeleteMark> deleteMarks = new ArrayList<>(0);
         for (FoundMessage found : result.messages()) {
             if (isRebuild && found.queueOffset() >= rebuildEndOffset) {
                 break;   // read again unfiltered: past rebuildEndOffset every entry is held
+            }
+            String deleteKey = deleteKeyOf(found);
+            if (deleteKey != null) {
+                deleteMarks.add(new DeleteMark(TimerDeleteMark.slotOf(found.tagsCode()), deleteKey));
+                continue;
             }
             queueOffsets[count] = found.queueOffset();
             commitLogOffsets[count] = found.commitLogOffset();
@@ -46,8 +59,20 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
         if (isRebuild && next > rebuildEndOffset) {
             next = rebuildEndOffset;
         }
-        return new TimerQueueScan(queueOffsets, commitLogOffsets, slots, count, next, isCaughtUp(result.status()),
-            result.status());
+        return new TimerQueueScan(queueOffsets, commitLogOffsets, slots, count, deleteMarks, next,
+            isCaughtUp(result.status()), result.status());
+    }
+
+    /** The key a delete record cancels, or null for a held message. Reads the record only when the tagsCode says. */
+    private static String deleteKeyOf(FoundMessage found) {
+        if (!TimerDeleteMark.mayBeDeleteRecord(found.tagsCode())) {
+            return null;
+        }
+        return MessageProperties.parse(RecordReader.properties(found.record(), 0)).get(MessageConst.TIMER_DEL_UNIQKEY);
+    }
+
+    /** A recall's delete record: the held message of {@code slotMs} with {@code key} is not to be delivered. */
+    record DeleteMark(long slotMs, String key) {
     }
 
     private static boolean isCaughtUp(GetMessageStatus status) {

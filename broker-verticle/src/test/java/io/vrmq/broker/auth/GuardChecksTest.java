@@ -85,6 +85,15 @@ class GuardChecksTest {
         assertDoesNotThrow(() -> authorize(pull));
     }
 
+    /** RECALL_MESSAGE needs Pub on the topic (Apache's rule), so a Sub-only user may not recall. */
+    @Test
+    void aRecallNeedsPubOnTheTopic() {
+        RemotingCommand recall = RemotingCommand.request(RequestCode.RECALL_MESSAGE, Map.of("AccessKey", "alice",
+            "producerGroup", "pg", "topic", "t", "recallHandle", "h"), null);
+        assertEquals(List.of(AccessRequest.of(Resource.topic("t"), Action.PUB)), resources.of(recall));
+        assertThrows(AuthException.class, () -> authorize(recall));
+    }
+
     @Test
     void aSuperUserPassesEveryCheckAndANormalUserNeedsClusterRightsForAdminCodes() {
         RemotingCommand createUser = RemotingCommand.request(RequestCode.AUTH_CREATE_USER,

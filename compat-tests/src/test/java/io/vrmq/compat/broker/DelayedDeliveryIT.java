@@ -4,25 +4,33 @@ import static io.vrmq.compat.broker.support.TestMessages.assertIntact;
 import static io.vrmq.compat.broker.support.TestMessages.message;
 import static io.vrmq.compat.broker.support.TestMessages.uniqueName;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import io.vrmq.compat.broker.support.BrokerSettings;
 import io.vrmq.compat.broker.support.Received;
 import io.vrmq.compat.broker.support.TestBed;
+import io.vrmq.compat.broker.support.TestMessages;
 import io.vrmq.compat.broker.support.Topics;
 import io.vrmq.compat.broker.support.VrmqBrokers;
 import io.vrmq.compat.support.CompatResources;
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
+import org.apache.rocketmq.client.exception.MQBrokerException;
 import org.apache.rocketmq.client.consumer.listener.ConsumeConcurrentlyStatus;
 import org.apache.rocketmq.client.consumer.listener.MessageListenerConcurrently;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
+import org.apache.rocketmq.common.message.MessageQueue;
+import org.apache.rocketmq.common.producer.RecallMessageHandle;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -33,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Scheduled delivery with the official producer and push consumer: a message with a delay level is not delivered
  * before that level's delay (the broker runs with levels of n seconds), and 5.x timer messages
- * ({@code setDeliverTimeMs}, {@code setDelayTimeSec}) not before their time. In every test the consumer is
+ * ({@code setDeliverTimeMs}, {@code setDelayTimeSec}) not before their time; a recalled timer message
+ * ({@code recallMessage}, the broker runs with recallMessageEnable) never. In every test the consumer is
  * subscribed and owns the topic's queues before the send, so an early delivery would be seen.
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
@@ -49,6 +58,9 @@ class DelayedDeliveryIT {
      */
     private static final long TIMER_PRECISION_MS = 1_000;
     private static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
+    private static final String BROKER_NAME = "broker-delay";
+    /** RocketMQ 5.x ResponseCode.ILLEGAL_OPERATION: the broker refuses a recall it cannot carry out. */
+    private static final int ILLEGAL_OPERATION = 604;
 
     @RegisterExtension
     static final CompatResources resources = new CompatResources();
@@ -63,8 +75,9 @@ class DelayedDeliveryIT {
 
     @BeforeAll
     static void startNameServerBrokerAndProducer() throws Exception {
-        bed = TestBed.start(resources, brokers, dir, "broker-delay",
-            settings -> settings.withMessageDelayLevel(BrokerSettings.SHORT_DELAY_LEVELS));
+        bed = TestBed.start(resources, brokers, dir, BROKER_NAME,
+            settings -> settings.withMessageDelayLevel(BrokerSettings.SHORT_DELAY_LEVELS),
+            Map.of("recallMessageEnable", true));
         producer = bed.clients().producer(uniqueName("delay_producer"));
     }
 
@@ -113,6 +126,57 @@ class DelayedDeliveryIT {
         assertTrue(waitedMs >= TIMER_DELAY_MS - TIMER_PRECISION_MS, "delivered " + waitedMs
             + " ms after a send with a delay of " + TIMER_DELAY_MS + " ms");
         assertIntact(sent, delivery.message());
+    }
+
+    /**
+     * Two timer messages for the same second on one queue; the first is recalled (the broker runs with
+     * recallMessageEnable): only the second arrives, and the queue got only it, so the first was dropped in the
+     * very delivery step that stored the second and can never arrive later.
+     */
+    @Test
+    void aRecalledTimerMessageIsNeverConsumedWhileItsSiblingIs() throws Exception {
+        Subscribed subscribed = subscribedConsumer("Recall");
+        MessageQueue queue = new MessageQueue(subscribed.topic(), BROKER_NAME, 0);
+        long deliverAtMs = System.currentTimeMillis() + TIMER_DELAY_MS;
+        Message recalled = message(subscribed.topic(), "recalled", "TagA", 0);
+        recalled.setDeliverTimeMs(deliverAtMs);
+        Message kept = message(subscribed.topic(), "kept", "TagA", 1);
+        kept.setDeliverTimeMs(deliverAtMs);
+
+        long storedBefore = producer.maxOffset(queue);   // the message that created the topic may be in it
+        SendResult recalledSend = producer.send(recalled, queue);
+        SendResult keptSend = producer.send(kept, queue);
+        assertNotNull(keptSend.getRecallHandle(), "a timer message's send result has a recall handle");
+        String recalledId = producer.recallMessage(subscribed.topic(), recalledSend.getRecallHandle());
+
+        assertEquals(recalledSend.getMsgId(), recalledId, "the recall answers the recalled message's id");
+        Received.Delivery delivery = subscribed.received().awaitFirst(DELIVERY_TIMEOUT);
+        assertIntact(kept, delivery.message());
+        assertEquals(storedBefore + 1, producer.maxOffset(queue), "only the kept message was stored to its queue");
+        assertEquals(List.of(TestMessages.body(kept)), subscribed.received().bodies());
+    }
+
+    /** A handle of another topic, or of a message already due, is refused with RocketMQ's ILLEGAL_OPERATION. */
+    @Test
+    void aRecallWithABadHandleIsRefusedWithRocketMqsCode() throws Exception {
+        String topic = Topics.create(producer, uniqueName("RecallBad"));
+        Message sent = message(topic, "timer", "TagA", 0);
+        sent.setDeliverTimeMs(System.currentTimeMillis() + 60_000);
+        SendResult result = producer.send(sent);
+        String otherTopics = RecallMessageHandle.HandleV1.buildHandle(topic + "Other", BROKER_NAME,
+            Long.toString(System.currentTimeMillis() + 60_000), result.getMsgId());
+        String alreadyDue = RecallMessageHandle.HandleV1.buildHandle(topic, BROKER_NAME,
+            Long.toString(System.currentTimeMillis() - 1_000), result.getMsgId());
+
+        MQBrokerException wrongTopic = assertThrows(MQBrokerException.class,
+            () -> producer.recallMessage(topic, otherTopics));
+        MQBrokerException tooLate = assertThrows(MQBrokerException.class,
+            () -> producer.recallMessage(topic, alreadyDue));
+
+        assertEquals(ILLEGAL_OPERATION, wrongTopic.getResponseCode());
+        assertEquals("recall failed, topic not match", wrongTopic.getErrorMessage());
+        assertEquals(ILLEGAL_OPERATION, tooLate.getResponseCode());
+        assertEquals("recall failed, timestamp invalid", tooLate.getErrorMessage());
     }
 
     private static void send(Message message) throws Exception {

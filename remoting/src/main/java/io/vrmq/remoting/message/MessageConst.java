@@ -26,6 +26,8 @@ public final class MessageConst {
     public static final String TIMER_DELAY_SEC = "TIMER_DELAY_SEC";
     public static final String TIMER_DELAY_MS = "TIMER_DELAY_MS";
     public static final String TIMER_OUT_MS = "TIMER_OUT_MS";
+    /** On a recall's delete record in the timer topic: the key of the held message it cancels. */
+    public static final String TIMER_DEL_UNIQKEY = "TIMER_DEL_UNIQKEY";
     public static final String START_DELIVER_TIME = "__STARTDELIVERTIME";
     public static final String TRANSACTION_ID = "__transactionId__";
     /** POP: the message's receipt (extra info), set by the broker on retry messages and by the client. */

@@ -88,6 +88,8 @@ public final class RequestCode {
     public static final int GET_TOPIC_CONFIG = 351;
     public static final int GET_SUBSCRIPTIONGROUP_CONFIG = 352;
     public static final int LITE_PULL_MESSAGE = 361;
+    /** RocketMQ 5.x: cancel a timer (delay) message not yet delivered, named by the recall handle of its send. */
+    public static final int RECALL_MESSAGE = 370;
     /** Server-side load balancing (RocketMQ 5): the queues a client of a group should consume, and how. */
     public static final int QUERY_ASSIGNMENT = 400;
     /** Admin: a group consumes a topic by PULL or by POP (mqadmin setConsumeMode). */

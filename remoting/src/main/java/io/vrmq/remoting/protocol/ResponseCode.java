@@ -40,6 +40,8 @@ public final class ResponseCode {
     public static final int POLLING_TIMEOUT = 210;
     public static final int BROKER_NOT_EXIST = 211;
     public static final int FLOW_CONTROL = 215;
+    /** A request the broker understood but will not carry out as asked (RocketMQ 5.x, e.g. a bad recall handle). */
+    public static final int ILLEGAL_OPERATION = 604;
     public static final int GO_AWAY = 1500;
     // Controller mode: answers of the controller (all prefixed CONTROLLER_ in RocketMQ).
     public static final int CONTROLLER_FENCED_MASTER_EPOCH = 2000;
