@@ -1,7 +1,7 @@
 package io.vrmq.broker.processor;
 
 import io.vrmq.broker.ha.SlaveAck;
-import io.vrmq.remoting.message.MessageConst;
+import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.store.AppendResult;
@@ -12,7 +12,6 @@ import java.util.Map;
 
 /** Turns store outcomes into send replies with RocketMQ's codes, header fields and remarks. */
 final class StoreReplies {
-    static final String DEFAULT_REGION = "DefaultRegion";
 
     private StoreReplies() {
     }
@@ -55,8 +54,7 @@ final class StoreReplies {
         if (uniqKey != null) {
             header.put("transactionId", uniqKey);
         }
-        header.put(MessageConst.MSG_REGION, DEFAULT_REGION);
-        header.put(MessageConst.TRACE_SWITCH, "true");
+        TraceStamp.stampReply(header);
         return header;
     }
 

@@ -5,6 +5,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.timer.TimerRouting;
+import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.remoting.body.Permission;
 import io.vrmq.remoting.body.TopicConfig;
 import io.vrmq.remoting.message.MessageConst;
@@ -42,7 +43,6 @@ import java.util.function.LongSupplier;
  */
 public final class RecallMessageProcessor {
     static final String RECALL_TAG = "_RECALL_TAG_";
-    static final String DEFAULT_REGION = "DefaultRegion";
     private static final String BORN_TIMESTAMP = "BORN_TIMESTAMP";
     private static final String TRACE_CONTEXT = "TRACE_CONTEXT";
     private static final byte[] BODY = "0".getBytes(StandardCharsets.UTF_8);
@@ -169,7 +169,7 @@ public final class RecallMessageProcessor {
 
     private static RemotingCommand answer(RemotingCommand request, int code, String remark, String msgId) {
         Map<String, String> fields = new HashMap<>();
-        fields.put(MessageConst.MSG_REGION, DEFAULT_REGION);
+        fields.put(MessageConst.MSG_REGION, TraceStamp.DEFAULT_REGION);
         if (msgId != null) {
             fields.put("msgId", msgId);
         }
