@@ -2,10 +2,12 @@ package io.vrmq.remoting.tls;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
 import io.vertx.core.net.KeyCertOptions;
 import io.vertx.core.net.PemKeyCertOptions;
+import io.vertx.core.net.PemTrustOptions;
 
 import java.security.cert.Certificate;
 
@@ -38,6 +40,23 @@ public final class AdminHttps {
     /** "https" or "http", for log lines and announcements. */
     public static String scheme(boolean isEnabled) {
         return isEnabled ? "https" : "http";
+    }
+
+    /**
+     * A client of other roles' admin ports (the NameServer's console proxy to the brokers): HTTPS when
+     * {@code isEnabled}, trusting any server in test mode or without {@code tls.client.authServer}, else checking it
+     * against {@code tls.client.trustCertPath}.
+     */
+    public static HttpClientOptions clientOptions(TlsSettings settings, boolean isEnabled, HttpClientOptions options) {
+        if (!isEnabled) {
+            return options;
+        }
+        options.setSsl(true).setVerifyHost(false);
+        if (settings.isTestMode() || !settings.clientAuthServer()) {
+            return options.setTrustAll(true);
+        }
+        return settings.clientTrustCertPath().isBlank() ? options
+            : options.setTrustOptions(new PemTrustOptions().addCertPath(settings.clientTrustCertPath()));
     }
 
     /** {@code options} with TLS on when {@code isEnabled}; fails naming the setting when no certificate can be had. */
