@@ -56,6 +56,8 @@ class ControllerSecurityIT {
     private static final String INNER_CREDENTIALS = "{\"accessKey\":\"inner\",\"secretKey\":\"inner-secret\"}";
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
     private static final long NO_POLL_MS = 600_000;
+    /** The broker's first CONTROLLER_GET_REPLICA_INFO after it runs (ControllerAgent's FIRST_REPLICA_INFO_DELAY_MS). */
+    private static final Duration FIRST_POLL_DELAY = Duration.ofSeconds(3);
 
     @RegisterExtension
     static final CompatResources resources = new CompatResources();
@@ -128,6 +130,7 @@ class ControllerSecurityIT {
     void anElectedSlaveBecomesMasterThroughTheSignedRoleChangeNotice() throws Exception {
         BrokerReplicasInfo.ReplicasInfo before = replicasInfo();
         VrmqBroker slave = before.getMasterAddress().equals(first.address()) ? second : first;
+        awaitFirstPollOver(slave);
         long slaveId = before.getInSyncReplicas().stream().filter(replica -> replica.getBrokerAddress()
             .equals(slave.address())).findFirst().orElseThrow().getBrokerId();
         admin.electMaster(controller.address(), BrokerSettings.CLUSTER, BROKER_NAME, slaveId);
@@ -135,6 +138,16 @@ class ControllerSecurityIT {
             () -> slave.address().equals(masterInRoute()));
         Await.until("SEND_OK from the new master", TIMEOUT, () -> send() == SendStatus.SEND_OK);
         assertEquals(slave.address(), replicasInfo().getMasterAddress());
+    }
+
+    /**
+     * A broker in controller mode asks the controller for its set once, {@link #FIRST_POLL_DELAY} after it runs, and
+     * then every syncBrokerMetadataPeriod (ten minutes here): past that first poll, only 1008 can tell it anything.
+     * No log line or view marks the poll, so this waits a bounded time past the broker's "running" line.
+     */
+    private static void awaitFirstPollOver(VrmqBroker broker) throws InterruptedException {
+        broker.process().awaitLogLine("controller mode running", TIMEOUT);
+        Thread.sleep(FIRST_POLL_DELAY.plusSeconds(2).toMillis());
     }
 
     private static SendStatus send() throws Exception {
