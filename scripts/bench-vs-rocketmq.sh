@@ -33,6 +33,13 @@
 #       event-loop setup that is its own NameServer and answers sends and pulls from memory, storing nothing
 #       durable; each round starts with it, and the report gives ours and Apache's figures as fractions of it.
 #       No slave for it with REPLICATION.)
+#       PHASES ("warm sync async live": the phases to run, in that order; e.g. "warm sync async")
+#       ACL=1 (both brokers authenticate and authorize every request, ACL 2.0, and the load tool signs with the
+#       official AclClientRPCHook as the Super user the brokers create from initAuthenticationUser: so authorization
+#       is the Super user's shortcut on both sides)
+#       TLS=1 (the load tool's client runs with -Dtls.enable=true: every connection to the NameServer and broker is
+#       TLS; both servers stay in their default permissive mode with a self-signed test-mode certificate)
+#       scripts/bench-security.sh runs this script with neither, ACL=1 and TLS=1 and sets the figures side by side.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -50,6 +57,11 @@ SERVER_HEAP="${SERVER_HEAP:-512m}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 REPLICATION="${REPLICATION:-none}"
 CEILING="${CEILING:-0}"
+PHASES="${PHASES:-warm sync async live}"
+ACL="${ACL:-0}"
+TLS="${TLS:-0}"
+ACL_USER=bench
+ACL_SECRET=bench-secret-1
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -71,6 +83,14 @@ case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH
 case "$REPLICATION" in none | ASYNC_MASTER | SYNC_MASTER) ;;
     *) echo "REPLICATION must be none, ASYNC_MASTER or SYNC_MASTER" >&2; exit 2 ;; esac
 MASTER_ROLE="$([[ "$REPLICATION" == none ]] && echo ASYNC_MASTER || echo "$REPLICATION")"
+[[ "$CEILING" == 1 && ( "$ACL" == 1 || "$TLS" == 1 ) ]] && { echo "the ceiling has no ACL or TLS" >&2; exit 2; }
+for name in $PHASES; do
+    case "$name" in warm | sync | async | live) ;; *) echo "PHASES: unknown phase $name" >&2; exit 2 ;; esac
+done
+# The load tool's extra JVM options and arguments for ACL and TLS (one copy of the credentials for every side).
+CLIENT_JVM_OPTS="$([[ "$TLS" == 1 ]] && echo "-Dtls.enable=true" || true)"
+CLIENT_ACL_ARGS=()
+[[ "$ACL" == 1 ]] && CLIENT_ACL_ARGS=(--access-key "$ACL_USER" --secret-key "$ACL_SECRET")
 
 log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
 
@@ -225,6 +245,16 @@ storeCheckpoint=$store/checkpoint
 abortFile=$store/abort
 mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
 CONF
+    if [[ "$ACL" == 1 ]]; then
+        cat >> "$dir/broker.conf" <<CONF
+authenticationEnabled=true
+authorizationEnabled=true
+authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
+authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
+initAuthenticationUser={"username":"$ACL_USER","password":"$ACL_SECRET"}
+innerClientAuthenticationCredentials={"accessKey":"$ACL_USER","secretKey":"$ACL_SECRET"}
+CONF
+    fi
     EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
         -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
@@ -237,11 +267,20 @@ start_vrmq_broker() {
 {"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
  "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1}
+ "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)}
 JSON
     java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
         > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
+}
+
+# With ACL=1: our broker.json keys for the same users as Apache's broker.conf (the JSON values as JSON strings).
+vrmq_acl_keys() {
+    [[ "$ACL" == 1 ]] || return 0
+    local user="{\\\"username\\\":\\\"$ACL_USER\\\",\\\"password\\\":\\\"$ACL_SECRET\\\"}"
+    local inner="{\\\"accessKey\\\":\\\"$ACL_USER\\\",\\\"secretKey\\\":\\\"$ACL_SECRET\\\"}"
+    printf ',\n "authenticationEnabled": true, "authorizationEnabled": true, "initAuthenticationUser": "%s",' "$user"
+    printf '\n "innerClientAuthenticationCredentials": "%s"' "$inner"
 }
 
 started_broker() {
@@ -267,7 +306,8 @@ run_tool() {
     local out="$1"
     shift
     : > "$out"
-    java "-Xmx$CLIENT_HEAP" -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
+    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is empty or one option
+    java "-Xmx$CLIENT_HEAP" $CLIENT_JVM_OPTS -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
     TOOL_PID=$!
     tail -n +1 -f --pid="$TOOL_PID" "$out" || true
     local status=0
@@ -276,14 +316,17 @@ run_tool() {
     return "$status"
 }
 
-# One phase of MessageLoadBench; appends "round label phase json" to $WORK/results.
+# One phase of MessageLoadBench (skipped when PHASES leaves it out); appends "round label phase json" to
+# $WORK/results.
 phase() {
     local round="$1" label="$2" name="$3" namesrv="$4"
     shift 4
+    [[ " $PHASES " == *" $name "* ]] || return 0
     log "$label: phase $name"
     local out="$WORK/$label-$round-$name.out"
     run_tool "$out" io.vrmq.load.MessageLoadBench --namesrv "$namesrv" --label "$label" --topic "Bench_${name}" \
-        --size "$SIZE" --queues "$QUEUES" --watch-pid "$BROKER_PID" "$@" \
+        --size "$SIZE" --queues "$QUEUES" --watch-pid "$BROKER_PID" ${CLIENT_ACL_ARGS[@]+"${CLIENT_ACL_ARGS[@]}"} \
+        "$@" \
         || { log "$label: phase $name failed; broker log:"; tail -30 "$WORK/$label-$round/broker.log" >&2; exit 1; }
     echo "$round $label $name $(grep '^RESULT ' "$out" | sed 's/^RESULT //')" >> "$WORK/results"
 }
@@ -328,7 +371,8 @@ bench() {
     rm -rf "$dir/store" "$dir/slave/store" || log "could not remove all of $dir/store"
 }
 
-field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
+# A field of a phase's JSON; 0 for a phase that did not run (PHASES).
+field() { if [[ -z "${1// /}" ]]; then echo 0; else sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; fi; }
 
 # One line per server run: the figures the tables show, in the order the awk in report() reads them.
 summarize() {
@@ -361,12 +405,13 @@ report() {
     echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, $MASTER_ROLE" \
         "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave"), servers -Xmx$SERVER_HEAP;" \
         "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
-        "$LIVE_RATE msgs/s; $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
+        "$LIVE_RATE msgs/s; phases: $PHASES; ACL $([[ "$ACL" == 1 ]] && echo on || echo off)," \
+        "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk '
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
         function add(key, value) { v[key, $1] += value; row[key] = value }
         function of(side, key) { return (v[key, side] / runs[side]) / (v[key, "ceiling"] / runs["ceiling"]) }
-        function ratio(key) { return (v[key, "vrmq"] / runs["vrmq"]) / (v[key, "apache"] / runs["apache"]) }
+        function ratio(key) { a = v[key, "apache"] / runs["apache"]; return a > 0 ? (v[key, "vrmq"] / runs["vrmq"]) / a : 0 }
         {
             runs[$1]++; n++; label[n] = $1
             add("sync", $3); add("syncp99", $4 / 1000); add("async", $5); add("asyncp99", $6 / 1000)

@@ -13,6 +13,7 @@ import io.vrmq.broker.client.ClientRegistry;
 import io.vrmq.broker.feature.MessageFeatures;
 import io.vrmq.broker.group.SubscriptionGroupTable;
 import io.vrmq.broker.grpc.GrpcEndpoint;
+import io.vrmq.broker.ha.HaLinkTls;
 import io.vrmq.broker.ha.HaServer;
 import io.vrmq.broker.ha.MasterReplication;
 import io.vrmq.broker.ha.Replication;
@@ -45,6 +46,7 @@ import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
 import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.remoting.tls.AdminHttps;
 import io.vrmq.remoting.tls.ClientTls;
 import io.vrmq.remoting.tls.ServerTls;
 import io.vrmq.remoting.tls.TlsSettings;
@@ -107,6 +109,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private DispatchListener dispatchListener;
     private AuthService auth;
     private final TlsSettings tls;
+    private final HaLinkTls haTls;
+    private ServerTls serverTls;
     private GrpcEndpoint grpcEndpoint;
     private PopConfig popConfig;
 
@@ -122,6 +126,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         this.config = BrokerConfig.from(rawConfig);
         AuthConfig.from(rawConfig, config.brokerClusterName());   // a bad ACL setting stops the start here
         this.tls = TlsSettings.from(rawConfig);
+        this.haTls = HaLinkTls.from(rawConfig, tls);
         this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
         this.fastPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort() - 2;
         this.haPort = config.ha().haListenPort() != 0 ? config.ha().haListenPort()
@@ -193,7 +198,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         String root = config.storePathRootDir();
         Replication replication;
         if (isControllerMode) {
-            controllerMode = new ControllerModeBroker(vertx, config, storeAccess, opened.epochs(), role);
+            controllerMode = new ControllerModeBroker(vertx, config, storeAccess, opened.epochs(), role, tls, haTls,
+                auth.outgoingSigner());
             replication = controllerMode.replication();
         } else {
             replication = createReplication(storeAccess);
@@ -272,15 +278,17 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private Future<Integer> listenReplication() {
+        // The HA port takes TLS by the same tls.server.mode as the remoting ports.
         if (controllerMode != null) {
-            return controllerMode.listenHa(config.bindAddress(), haPort);
+            return controllerMode.listenHa(config.bindAddress(), haPort, serverTls);
         }
-        return haServer == null ? Future.succeededFuture(haPort) : haServer.listen(config.bindAddress(), haPort);
+        return haServer == null ? Future.succeededFuture(haPort)
+            : haServer.listen(config.bindAddress(), haPort, serverTls);
     }
 
     private Replication createReplication(StoreAccess storeAccess) {
         if (!config.isMaster()) {
-            return new SlaveReplication(vertx, config, storeAccess);
+            return new SlaveReplication(vertx, config, storeAccess, haTls);
         }
         haServer = new HaServer(vertx, storeAccess, config.ha());
         return new MasterReplication(config, storeAccess, haServer);
@@ -294,7 +302,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private Future<Void> listen(ProcessorTable processors) {
-        return ServerTls.create(vertx, tls, "broker").compose(serverTls -> {
+        return ServerTls.create(vertx, tls, "broker").compose(created -> {
+            serverTls = created;
             AtomicInteger connections = new AtomicInteger();
             NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
             RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
@@ -316,7 +325,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
 
     private Future<Integer> startAdmin() {
         adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin())
-            .withRoutes(grpcEndpoint::mountAdminRoutes);
+            .withRoutes(grpcEndpoint::mountAdminRoutes).withHttps(tls, AdminHttps.isEnabled(rawConfig));
         return adminServer.start().onSuccess(port -> {
             if (port != BrokerAdminServer.DISABLED_PORT) {
                 registrar.announceAdminAddr(adminServer.announcedAddr());

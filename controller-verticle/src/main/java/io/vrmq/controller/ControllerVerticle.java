@@ -36,6 +36,9 @@ import io.vrmq.remoting.launch.LifecycleSteps;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
+import io.vrmq.remoting.auth.ClientCredentials;
+import io.vrmq.remoting.tls.AdminHttps;
+import io.vrmq.remoting.tls.ClientTls;
 import io.vrmq.remoting.tls.ServerTls;
 import io.vrmq.remoting.tls.TlsSettings;
 import io.vrmq.remoting.transport.RemotingServer;
@@ -78,12 +81,15 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
     private long masterScanTimer = -1;
     private int remotingPort;
     private int adminPort = -1;
+    private final boolean isAdminTls;
 
     public ControllerVerticle(JsonObject rawConfig, PrometheusMeterRegistry registry) {
         this.rawConfig = rawConfig.copy();
         this.config = ControllerConfig.from(rawConfig);
         this.registry = registry;
         this.steps = new LifecycleSteps("controller " + config.selfId());
+        this.isAdminTls = AdminHttps.isEnabled(rawConfig);
+        ClientCredentials.from(rawConfig);   // a bad value stops the start here
     }
 
     @Override
@@ -116,8 +122,11 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
             metrics.leaderChanged();
         });
         raft = new RaftNode(config, stateMachine, codec);
-        notifyClient = new RemotingClient(vertx, new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true),
-            config.limits(), ProcessorTable.empty(), RemotingObserver.NONE);
+        TlsSettings tls = TlsSettings.from(settings);
+        // 1008 goes over TLS to an enforcing broker and signed, so that a broker that authenticates takes it.
+        notifyClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions().setConnectTimeout(3_000)
+            .setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
+            ClientCredentials.signer(ClientCredentials.from(settings)));
         DecisionSequencer sequencer = new DecisionSequencer(context, raft, stateMachine, config.raftCommitTimeoutMs());
         elector = new MasterElector(sequencer, raft, stateMachine, liveTable, live,
             new RoleChangeNotifier(notifyClient, liveTable, json, metrics), metrics, System::currentTimeMillis,
@@ -128,16 +137,17 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
             raft.start();
             return null;
         }))
-            .compose(started -> steps.run("listening", () -> ServerTls.create(vertx, TlsSettings.from(settings),
-                "controller").compose(tls -> {
+            .compose(started -> steps.run("listening", () -> ServerTls.create(vertx, tls,
+                "controller").compose(serverTls -> {
                     remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true)
                         .setReuseAddress(true), config.limits(), config.maxConnections(), new AtomicInteger(),
-                        processors, metrics, tls);
+                        processors, metrics, serverTls);
                     return remotingServer.listen(config.bindAddress(), config.self().port());
                 })))
             .compose(port -> {
                 remotingPort = port;
-                return steps.run("starting the admin API", () -> startAdmin(json, stateMachine, liveTable, metrics));
+                return steps.run("starting the admin API", () -> startAdmin(json, stateMachine, liveTable, metrics,
+                    tls));
             })
             .compose(started -> steps.run("starting the scans", () -> {
                 startTimers(live, liveTable, () -> metrics.refreshGroups(GroupView.describe(stateMachine.state(),
@@ -163,14 +173,18 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
     }
 
     private Future<Void> startAdmin(RemotingJson json, ControllerStateMachine stateMachine, BrokerLiveTable liveTable,
-                                    ControllerMetrics metrics) {
+                                    ControllerMetrics metrics, TlsSettings tls) {
         if (config.adminPort() < 0) {
             return Future.succeededFuture();
         }
-        adminServer = vertx.createHttpServer(new HttpServerOptions().setHost(config.adminHost()));
-        return adminServer.requestHandler(ControllerAdminRouter.create(vertx, config, raft, stateMachine, liveTable,
-                json, registry, groups -> metrics.refreshGroups(groups.stream().map(GroupView::sample).toList())))
-            .listen(config.adminPort())
+        return AdminHttps.apply(vertx, tls, isAdminTls, new HttpServerOptions().setHost(config.adminHost()))
+            .compose(options -> {
+                adminServer = vertx.createHttpServer(options);
+                return adminServer.requestHandler(ControllerAdminRouter.create(vertx, config, raft, stateMachine,
+                    liveTable, json, registry, groups -> metrics.refreshGroups(groups.stream()
+                        .map(GroupView::sample).toList())))
+                    .listen(config.adminPort());
+            })
             .map(server -> {
                 adminPort = server.actualPort();
                 return null;
@@ -203,7 +217,8 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
     }
 
     private void announce() {
-        String admin = adminPort < 0 ? "disabled" : "http://" + config.adminHost() + ":" + adminPort;
+        String admin = adminPort < 0 ? "disabled" : AdminHttps.scheme(isAdminTls) + "://" + config.adminHost() + ":"
+            + adminPort;
         // The first words are RocketMQ's own, which scripts and operators wait for.
         System.out.println("The Controller Server boot success. serializeType=JSON, id " + config.selfId()
             + ", address " + config.bindAddress() + ":" + remotingPort + ", raft " + config.selfRaft().address()

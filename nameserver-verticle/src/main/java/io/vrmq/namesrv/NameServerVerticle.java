@@ -27,6 +27,7 @@ import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
 import io.vrmq.remoting.transport.RemotingServer;
+import io.vrmq.remoting.tls.AdminHttps;
 import io.vrmq.remoting.tls.ServerTls;
 import io.vrmq.remoting.tls.TlsSettings;
 import org.slf4j.Logger;
@@ -45,6 +46,7 @@ public final class NameServerVerticle extends VerticleBase {
 
     private final NameServerConfig config;
     private final TlsSettings tls;
+    private final boolean isAdminTls;
     private final NamesrvAuthConfig auth;
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
@@ -62,6 +64,7 @@ public final class NameServerVerticle extends VerticleBase {
         this.rawConfig = rawConfig;
         this.config = NameServerConfig.from(rawConfig);
         this.tls = TlsSettings.from(rawConfig);
+        this.isAdminTls = AdminHttps.isEnabled(rawConfig);
         this.auth = NamesrvAuthConfig.from(rawConfig);
         this.registry = registry;
     }
@@ -117,11 +120,15 @@ public final class NameServerVerticle extends VerticleBase {
         if (config.adminPort() < 0) {
             return Future.succeededFuture();
         }
-        adminServer = vertx.createHttpServer(new HttpServerOptions().setHost(config.adminHost()));
-        consoleProxyClient = vertx.createHttpClient(new HttpClientOptions()
-            .setConnectTimeout((int) config.limits().requestTimeoutMs()));
+        // With adminTls the brokers' admin ports are taken to be HTTPS too (one setting for the cluster).
+        consoleProxyClient = vertx.createHttpClient(AdminHttps.clientOptions(tls, isAdminTls, new HttpClientOptions()
+            .setConnectTimeout((int) config.limits().requestTimeoutMs())));
         // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
-        return vertx.executeBlocking(ConsoleFiles::load)
+        return AdminHttps.apply(vertx, tls, isAdminTls, new HttpServerOptions().setHost(config.adminHost()))
+            .compose(options -> {
+                adminServer = vertx.createHttpServer(options);
+                return vertx.executeBlocking(ConsoleFiles::load);
+            })
             .compose(consoleFiles -> adminServer.requestHandler(NameServerAdminRouter.create(vertx, routes, json,
                 registry, adminAddresses, consoleProxyClient, config.limits().requestTimeoutMs(), consoleFiles))
                 .listen(config.adminPort()))
@@ -142,7 +149,8 @@ public final class NameServerVerticle extends VerticleBase {
     }
 
     private void announce() {
-        String admin = adminPort < 0 ? "disabled" : "http://" + config.adminHost() + ":" + adminPort;
+        String admin = adminPort < 0 ? "disabled" : AdminHttps.scheme(isAdminTls) + "://" + config.adminHost() + ":"
+            + adminPort;
         // The first line is RocketMQ's own, which scripts and operators wait for.
         System.out.println("The Name Server boot success. serializeType=JSON, address " + config.bindAddress() + ":"
             + remotingPort + ", admin " + admin + ", kvConfigPath " + config.kvConfigPath());

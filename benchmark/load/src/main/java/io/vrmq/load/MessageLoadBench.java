@@ -50,7 +50,7 @@ public final class MessageLoadBench {
         long runId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         String runTag = Long.toHexString(runId);
         long clientCpuStartMillis = ProcessStats.cpuMillis(SELF);
-        DefaultMQProducer producer = new DefaultMQProducer("bench_producer_" + runTag);
+        DefaultMQProducer producer = new DefaultMQProducer("bench_producer_" + runTag, options.rpcHook());
         producer.setNamesrvAddr(options.namesrvAddr());
         producer.setInstanceName("bench-producer-" + runTag);
         producer.setSendMsgTimeout(options.sendTimeoutMs());
@@ -144,7 +144,7 @@ public final class MessageLoadBench {
     private static DefaultMQPushConsumer startConsumer(MessageLoadOptions options, String runTag,
                                                        DeliveryTracker tracker, String warmupTopic)
         throws Exception {
-        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("bench_consumer_" + runTag);
+        DefaultMQPushConsumer consumer = new DefaultMQPushConsumer("bench_consumer_" + runTag, options.rpcHook());
         consumer.setNamesrvAddr(options.namesrvAddr());
         consumer.setInstanceName("bench-consumer-" + runTag);
         consumer.setMessageModel(MessageModel.CLUSTERING);

@@ -4,6 +4,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import org.apache.rocketmq.acl.common.AclClientRPCHook;
+import org.apache.rocketmq.acl.common.SessionCredentials;
+import org.apache.rocketmq.remoting.RPCHook;
+
 /**
  * Command-line options of {@link MessageLoadBench}, as {@code --name value} pairs.
  *
@@ -30,11 +34,15 @@ import java.util.Map;
  *                         /proc (0 = none)
  * @param replicaPids      other local brokers (a master's slaves), comma-separated: report their CPU time during the
  *                         send phase too ("" = none)
+ * @param accessKey        with {@code secretKey}: the producer and consumer sign every request with the official
+ *                         AclClientRPCHook (ACL 2.0); "" = unsigned. TLS is the client's own switch: run the JVM with
+ *                         {@code -Dtls.enable=true}
  */
 record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
                           String mode, int threads, int window, int rate, int queues, String consume,
                           int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
-                          int sendTimeoutMs, long watchPid, String replicaPids) {
+                          int sendTimeoutMs, long watchPid, String replicaPids, String accessKey,
+                          String secretKey) {
 
     static final String USAGE = """
         usage: MessageLoadBench --namesrv host:port [--topic BenchTopic] [--label name] [--count 100000]
@@ -42,7 +50,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
                                 [--rate 0] [--queues 8] [--consume none|concurrent|after] [--consume-threads 20]
                                 [--max-send-seconds 120] [--drain-seconds 60] [--drain-idle-seconds 15]
                                 [--send-timeout-ms 3000] [--watch-pid broker-pid]
-                                [--replica-pids pid,pid]""";
+                                [--replica-pids pid,pid] [--access-key ak --secret-key sk]""";
 
     MessageLoadOptions {
         require(namesrvAddr != null && !namesrvAddr.isBlank(), "--namesrv is required");
@@ -60,6 +68,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
         require(maxSendSeconds > 0, "--max-send-seconds must be > 0, was " + maxSendSeconds);
         require(drainSeconds > 0 && drainIdleSeconds > 0, "--drain-seconds and --drain-idle-seconds must be > 0");
         require(sendTimeoutMs > 0, "--send-timeout-ms must be > 0, was " + sendTimeoutMs);
+        require(accessKey.isEmpty() == secretKey.isEmpty(), "--access-key and --secret-key go together");
     }
 
     static MessageLoadOptions parse(String[] args) {
@@ -84,12 +93,19 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             integer(values, "drain-idle-seconds", 15),
             integer(values, "send-timeout-ms", 3_000),
             Long.parseLong(values.getOrDefault("watch-pid", "0")),
-            values.getOrDefault("replica-pids", ""));
+            values.getOrDefault("replica-pids", ""),
+            values.getOrDefault("access-key", ""),
+            values.getOrDefault("secret-key", ""));
         values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
             "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
-            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids"));
+            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "access-key", "secret-key"));
         require(values.isEmpty(), "unknown option(s) " + values.keySet());
         return options;
+    }
+
+    /** The official signing hook, or null when the run is unsigned. */
+    RPCHook rpcHook() {
+        return accessKey.isEmpty() ? null : new AclClientRPCHook(new SessionCredentials(accessKey, secretKey));
     }
 
     boolean async() {

@@ -2,16 +2,26 @@ package io.vrmq.broker.controller;
 
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.net.NetClientOptions;
 import io.vrmq.broker.BrokerConfig;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.MasterServices;
+import io.vrmq.broker.ha.HaLinkTls;
 import io.vrmq.broker.ha.SlaveSynchronizer;
 import io.vrmq.broker.ha.autoswitch.AutoSwitchHaService;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.store.StoreAccess;
+import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.tls.ClientTls;
+import io.vrmq.remoting.tls.ServerTls;
+import io.vrmq.remoting.tls.TlsSettings;
+import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
+import io.vrmq.remoting.transport.RemotingObserver;
 import io.vrmq.store.epoch.EpochFile;
+
+import java.util.function.UnaryOperator;
 
 /**
  * Wiring of controller mode into one broker: AutoSwitch replication, the agent that talks to the controllers, the
@@ -26,13 +36,24 @@ public final class ControllerModeBroker {
     private ControllerAgent agent;
     private ControllerModeRoles roles;
 
+    /**
+     * @param tls    the broker's TLS settings: its controller connections use TLS by their rule (tls.enable, or an
+     *               enforcing broker), as Apache's broker does
+     * @param haTls  how the broker follows a master's HA port
+     * @param signer signs every request to the controllers (innerClientAuthenticationCredentials, as Apache's
+     *               BrokerOuterAPI does; Apache's controller and ours ignore the extra fields)
+     */
     public ControllerModeBroker(Vertx vertx, BrokerConfig config, StoreAccess store, EpochFile epochs,
-                                RoleState role) {
+                                RoleState role, TlsSettings tls, HaLinkTls haTls,
+                                UnaryOperator<RemotingCommand> signer) {
         this.vertx = vertx;
         this.config = config;
-        AutoSwitchHaService ha = new AutoSwitchHaService(vertx, store, epochs, config.ha(), config.autoSwitch());
+        AutoSwitchHaService ha = new AutoSwitchHaService(vertx, store, epochs, config.ha(), config.autoSwitch(),
+            haTls);
         this.replication = new ControllerReplication(vertx, ha, role, config.ha().slaveSyncMetadataIntervalMs());
-        this.controllerClient = new RemotingClient(vertx, config.limits());
+        this.controllerClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions()
+            .setConnectTimeout(3_000).setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(),
+            RemotingObserver.NONE, signer);
     }
 
     public ControllerReplication replication() {
@@ -60,8 +81,9 @@ public final class ControllerModeBroker {
         return new ControllerModeProcessor(broker, agent, replication);
     }
 
-    public Future<Integer> listenHa(String host, int port) {
-        return replication.listenHa(host, port);
+    /** @param tls the HA port's TLS (the broker's tls.server.mode), or null for plain */
+    public Future<Integer> listenHa(String host, int port, ServerTls tls) {
+        return replication.listenHa(host, port, tls);
     }
 
     /** Starts talking to the controllers; the broker stays fenced until one names its role. */

@@ -7,6 +7,7 @@ import io.vrmq.broker.ha.SlaveAck;
 import io.vrmq.broker.ha.SlaveSynchronizer;
 import io.vrmq.broker.ha.autoswitch.AutoSwitchHaService;
 import io.vrmq.broker.ha.autoswitch.HaRuntimeInfoBody;
+import io.vrmq.remoting.tls.ServerTls;
 import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.remoting.body.controller.SyncStateSetBody;
@@ -56,8 +57,8 @@ public final class ControllerReplication implements Replication, ControllerModeH
         this.agentStatus = agentStatus;
     }
 
-    Future<Integer> listenHa(String host, int port) {
-        return ha.listen(host, port);
+    Future<Integer> listenHa(String host, int port, ServerTls tls) {
+        return ha.listen(host, port, tls);
     }
 
     Future<Void> changeToMaster(long controllerId, int masterEpoch, SyncStateSetBody syncStateSet) {

@@ -46,11 +46,17 @@ public final class HaClient {
 
     /** @param masterHaAddress the master's "host:port" HA address as now known, or null while unknown */
     public HaClient(Vertx vertx, StoreAccess store, HaConfig config, Supplier<String> masterHaAddress) {
+        this(vertx, store, config, masterHaAddress, HaLinkTls.plain().clientOptions());
+    }
+
+    /** @param options how to connect to the master (TLS or plain: {@link HaLinkTls}) */
+    public HaClient(Vertx vertx, StoreAccess store, HaConfig config, Supplier<String> masterHaAddress,
+                    NetClientOptions options) {
         this.vertx = vertx;
         this.store = store;
         this.config = config;
         this.masterHaAddress = masterHaAddress;
-        this.client = vertx.createNetClient(new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true));
+        this.client = vertx.createNetClient(options);
     }
 
     public void start() {

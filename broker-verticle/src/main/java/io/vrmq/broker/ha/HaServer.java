@@ -7,6 +7,7 @@ import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vertx.core.net.NetSocket;
 import io.vrmq.broker.store.StoreAccess;
+import io.vrmq.remoting.tls.ServerTls;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,10 +45,23 @@ public final class HaServer {
         this.config = config;
     }
 
-    /** Listens and starts the heartbeat/housekeeping/expiry tick; the bound port. */
+    /** Listens (plain) and starts the heartbeat/housekeeping/expiry tick; the bound port. */
     public Future<Integer> listen(String host, int port) {
+        return listen(host, port, null);
+    }
+
+    /**
+     * As {@link #listen(String, int)}, each slave's connection decided by {@code tls} (the broker's tls.server.mode:
+     * permissive takes TLS and plain slaves, enforcing TLS ones only); null: plain only.
+     */
+    public Future<Integer> listen(String host, int port, ServerTls tls) {
         server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true));
-        server.connectHandler(this::accept);
+        server.connectHandler(socket -> {
+            if (tls != null) {
+                tls.install(socket);
+            }
+            accept(socket);
+        });
         store.onAppended(this::onAppended);
         timerId = vertx.setPeriodic(TICK_MS, id -> tick());
         return server.listen(port, host).map(bound -> {

@@ -27,10 +27,14 @@ public final class SlaveReplication implements Replication {
     private SlaveSynchronizer synchronizer;
 
     public SlaveReplication(Vertx vertx, BrokerConfig config, StoreAccess store) {
+        this(vertx, config, store, HaLinkTls.plain());
+    }
+
+    public SlaveReplication(Vertx vertx, BrokerConfig config, StoreAccess store, HaLinkTls tls) {
         this.vertx = vertx;
         this.config = config;
         this.store = store;
-        this.client = new HaClient(vertx, store, config.ha(), this::masterHaAddress);
+        this.client = new HaClient(vertx, store, config.ha(), this::masterHaAddress, tls.clientOptions());
     }
 
     /** Starts following the master and copying its metadata every slaveSyncMetadataInterval. */

@@ -11,6 +11,8 @@ import io.vrmq.broker.metrics.JvmMeters;
 import io.vrmq.broker.metrics.StoreGauges;
 import io.vrmq.broker.auth.server.AuthAdmin;
 import io.vrmq.console.ConsoleFiles;
+import io.vrmq.remoting.tls.AdminHttps;
+import io.vrmq.remoting.tls.TlsSettings;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +37,8 @@ public final class BrokerAdminServer {
     private JvmMeters jvmMeters;
     private int port = DISABLED_PORT;
     private Consumer<Router> extraRoutes = router -> { };
+    private TlsSettings tls = TlsSettings.defaults();
+    private boolean isHttps;
 
     public BrokerAdminServer(Vertx vertx, BrokerContext broker, PrometheusMeterRegistry registry,
                              long bootTimestampMs) {
@@ -57,6 +61,13 @@ public final class BrokerAdminServer {
         return this;
     }
 
+    /** HTTPS on the admin port ({@link AdminHttps}: adminTls, with the remoting ports' certificate settings). */
+    public BrokerAdminServer withHttps(TlsSettings tls, boolean isEnabled) {
+        this.tls = tls;
+        this.isHttps = isEnabled;
+        return this;
+    }
+
     /** Completes with the bound port, or {@link #DISABLED_PORT} when adminPort is -1. */
     public Future<Integer> start() {
         if (broker.config().adminPort() == DISABLED_PORT) {
@@ -64,9 +75,12 @@ public final class BrokerAdminServer {
         }
         jvmMeters = JvmMeters.bindTo(registry);
         StoreGauges storeGauges = new StoreGauges(broker, registry);
-        server = vertx.createHttpServer(new HttpServerOptions().setHost(broker.config().adminHost()));
         // The console's files come out of the jar once, on a worker: reading them is blocking I/O.
-        return vertx.executeBlocking(ConsoleFiles::load)
+        return AdminHttps.apply(vertx, tls, isHttps, new HttpServerOptions().setHost(broker.config().adminHost()))
+            .compose(options -> {
+                server = vertx.createHttpServer(options);
+                return vertx.executeBlocking(ConsoleFiles::load);
+            })
             .compose(consoleFiles -> {
                 Router router = BrokerAdminRouter.create(vertx, broker, registry, storeGauges, bootTimestampMs,
                     consoleFiles, auth);
@@ -75,7 +89,8 @@ public final class BrokerAdminServer {
             })
             .map(bound -> {
                 port = bound.actualPort();
-                log.info("broker admin API listening on http://{}:{}", broker.config().adminHost(), port);
+                log.info("broker admin API listening on {}://{}:{}", AdminHttps.scheme(isHttps),
+                    broker.config().adminHost(), port);
                 return port;
             });
     }

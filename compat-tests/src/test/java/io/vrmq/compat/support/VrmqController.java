@@ -37,9 +37,12 @@ public final class VrmqController implements AutoCloseable {
     private final Path config;
     private final int controllerPort;
     private final int adminPort;
+    private final boolean isAdminTls;
     private ChildJvm process;
 
-    private VrmqController(String selfId, Path dir, Path config, int controllerPort, int adminPort) {
+    private VrmqController(String selfId, Path dir, Path config, int controllerPort, int adminPort,
+                           boolean isAdminTls) {
+        this.isAdminTls = isAdminTls;
         this.selfId = selfId;
         this.dir = dir;
         this.config = config;
@@ -84,7 +87,8 @@ public final class VrmqController implements AutoCloseable {
             json.setLength(json.length() - 2);
             json.append("\n}\n");
             Path config = write(nodeDir.resolve("controller.json"), json.toString());
-            VrmqController node = new VrmqController(selfId, nodeDir, config, controllerPorts.get(i), adminPort);
+            VrmqController node = new VrmqController(selfId, nodeDir, config, controllerPorts.get(i), adminPort,
+                "true".equals(String.valueOf(extraConfig.get("adminTls"))));
             node.start();
             nodes.add(node);
         }
@@ -128,11 +132,15 @@ public final class VrmqController implements AutoCloseable {
             .contains("\"isLeaderReady\":true"));
     }
 
-    /** GET on this node's admin HTTP API; the body as text. */
+    /** GET on this node's admin HTTP API (HTTPS, trusting its certificate, when adminTls is on); the body as text. */
     public String adminGet(String path) throws IOException, InterruptedException {
-        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + adminPort
-            + path)).timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        if (isAdminTls) {
+            builder.sslContext(TrustingSsl.context());
+        }
+        HttpClient client = builder.build();
+        HttpResponse<String> response = client.send(HttpRequest.newBuilder(URI.create((isAdminTls ? "https" : "http")
+            + "://127.0.0.1:" + adminPort + path)).timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
         return response.body();
     }
 

@@ -5,8 +5,10 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.controller.ControllerConfig;
 import io.vrmq.controller.LiveSettings;
+import io.vrmq.remoting.auth.ClientCredentials;
 import io.vrmq.remoting.protocol.RemotingCommandException;
 import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.remoting.tls.AdminHttps;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,7 +52,8 @@ public final class ConfigUpdater {
     public String currentText() {
         StringBuilder text = new StringBuilder();
         new TreeMap<>(live.overlay(startSettings).getMap()).forEach((key, value) -> {
-            if (!key.toLowerCase(java.util.Locale.ROOT).contains("password")) {   // key passwords stay inside
+            // Key passwords and the signing secret stay inside.
+            if (!key.toLowerCase(java.util.Locale.ROOT).contains("password") && !key.equals(ClientCredentials.KEY)) {
                 text.append(key).append('=').append(value).append('\n');
             }
         });
@@ -59,8 +62,10 @@ public final class ConfigUpdater {
 
     public Future<Void> update(Properties changes) {
         for (String key : changes.stringPropertyNames()) {
-            // TLS settings name files and secrets: never changeable over the network (read at start only).
-            if (config.configBlackList().contains(key) || key.startsWith("tls.")) {
+            // TLS settings name files and secrets, the credentials are a secret: never changeable over the network
+            // (read at start only).
+            if (config.configBlackList().contains(key) || key.startsWith("tls.") || key.equals(ClientCredentials.KEY)
+                || key.equals(AdminHttps.ADMIN_TLS)) {
                 return Future.failedFuture(new RemotingCommandException(ResponseCode.NO_PERMISSION,
                     "Can not update config in black list."));
             }

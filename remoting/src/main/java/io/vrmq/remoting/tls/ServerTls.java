@@ -13,6 +13,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.File;
+import java.security.cert.Certificate;
+import java.security.cert.X509Certificate;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -102,8 +104,11 @@ public final class ServerTls {
             builder = SslContextBuilder.forServer(issued.keys().getPrivate(), issued.certificate())
                 .clientAuth(ClientAuth.OPTIONAL);
         } else {
-            builder = SslContextBuilder.forServer(new File(settings.serverCertPath()),
-                new File(settings.serverKeyPath()), blankToNull(settings.serverKeyPassword()));
+            builder = settings.serverKeyPassword().isBlank()
+                ? SslContextBuilder.forServer(new File(settings.serverCertPath()), new File(settings.serverKeyPath()))
+                // An encrypted PKCS#8 key (tls.server.keyPassword): decrypted by the same reader as the client's.
+                : SslContextBuilder.forServer(KeyFiles.privateKey(settings.serverKeyPath(),
+                    settings.serverKeyPassword()), x509(KeyFiles.certificates(settings.serverCertPath())));
             if (!settings.serverAuthClient()) {
                 builder.trustManager(InsecureTrustManagerFactory.INSTANCE);
             } else if (!settings.serverTrustCertPath().isBlank()) {
@@ -131,7 +136,7 @@ public final class ServerTls {
         return built;
     }
 
-    private static String blankToNull(String value) {
-        return value == null || value.isBlank() ? null : value;
+    private static X509Certificate[] x509(Certificate[] chain) {
+        return Arrays.stream(chain).map(X509Certificate.class::cast).toArray(X509Certificate[]::new);
     }
 }

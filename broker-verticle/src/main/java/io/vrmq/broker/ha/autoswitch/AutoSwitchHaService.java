@@ -7,6 +7,8 @@ import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
 import io.vrmq.broker.ha.HaConfig;
+import io.vrmq.broker.ha.HaLinkTls;
+import io.vrmq.remoting.tls.ServerTls;
 import io.vrmq.broker.ha.SlaveAck;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.remoting.body.controller.SyncStateSetBody;
@@ -67,6 +69,12 @@ public final class AutoSwitchHaService {
     /** Create it on the context it is to live on (the broker's); nothing runs until a role is given. */
     public AutoSwitchHaService(Vertx vertx, StoreAccess store, EpochFile epochs, HaConfig ha,
                                AutoSwitchConfig config) {
+        this(vertx, store, epochs, ha, config, HaLinkTls.plain());
+    }
+
+    /** @param tls how this broker, as a slave, connects to its master's HA port */
+    public AutoSwitchHaService(Vertx vertx, StoreAccess store, EpochFile epochs, HaConfig ha,
+                               AutoSwitchConfig config, HaLinkTls tls) {
         this.vertx = vertx;
         this.context = vertx.getOrCreateContext();
         this.store = store;
@@ -75,7 +83,7 @@ public final class AutoSwitchHaService {
         this.config = config;
         this.syncStateSet = new SyncStateSetTracker(ha.haSendHeartbeatIntervalMs());
         this.master = new MasterReplicas(context, store, epochs, ha, config, syncStateSet);
-        this.follower = new SlaveFollower(vertx, store, epochs, ha, config);
+        this.follower = new SlaveFollower(vertx, store, epochs, ha, config, tls.clientOptions());
         store.onAppended(this::onAppended);
         store.store().setMinOffsetListener(epochs::truncatePrefixBelow);
         store.afterQueuedWrites(() -> epochs.truncatePrefixBelow(store.store().getCommitLogMinOffset()))
@@ -83,11 +91,21 @@ public final class AutoSwitchHaService {
         context.runOnContext(ignored -> timerId = vertx.setPeriodic(TICK_MS, id -> tick()));
     }
 
-    /** Opens the HA port; only a master accepts slaves on it. The bound port. */
+    /** Opens the HA port (plain); only a master accepts slaves on it. The bound port. */
     public Future<Integer> listen(String host, int port) {
+        return listen(host, port, null);
+    }
+
+    /** As {@link #listen(String, int)}, each connection decided by {@code tls} (tls.server.mode); null: plain. */
+    public Future<Integer> listen(String host, int port, ServerTls tls) {
         return onContext(() -> {
             server = vertx.createNetServer(new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true));
-            server.connectHandler(master::accept);
+            server.connectHandler(socket -> {
+                if (tls != null) {
+                    tls.install(socket);
+                }
+                master.accept(socket);
+            });
             return server.listen(port, host).map(bound -> {
                 log.info("controller-mode replication (HA) listening on {}:{}", host, bound.actualPort());
                 return bound.actualPort();

@@ -76,12 +76,13 @@ final class SlaveFollower {
     private volatile long lastReadMs;
     private volatile long lastWriteMs;
 
-    SlaveFollower(Vertx vertx, StoreAccess store, EpochFile epochs, HaConfig ha, AutoSwitchConfig config) {
+    SlaveFollower(Vertx vertx, StoreAccess store, EpochFile epochs, HaConfig ha, AutoSwitchConfig config,
+                  NetClientOptions options) {
         this.store = store;
         this.epochs = epochs;
         this.ha = ha;
         this.config = config;
-        this.client = vertx.createNetClient(new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true));
+        this.client = vertx.createNetClient(options);
         this.rate = new ByteRate(System.currentTimeMillis());
     }
 
