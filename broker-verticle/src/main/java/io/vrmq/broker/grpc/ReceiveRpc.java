@@ -64,15 +64,16 @@ final class ReceiveRpc {
         server.callHandler(MessagingServiceGrpcService.ReceiveMessage, request -> {
             long startNanos = System.nanoTime();
             GrpcCall call = GrpcCall.of(request);
+            CallCancellation cancellation = CallCancellation.watch(request);
             request.last()
                 .compose(message -> auth.guard(this::receive).apply(call, message))
                 .recover(error -> {
-                    if (!(error instanceof GrpcStatusException)) {
+                    if (!(error instanceof GrpcStatusException) && !cancellation.isCancelled()) {
                         log.warn("ReceiveMessage from {} ({}) failed", call.clientId(), call.remoteAddress(), error);
                     }
                     return Future.succeededFuture(new Received(Statuses.fromFailure(error), List.of()));
                 })
-                .onSuccess(received -> answer(request, received, startNanos));
+                .onSuccess(received -> answer(request, cancellation, received, startNanos));
         });
     }
 
@@ -161,16 +162,26 @@ final class ReceiveRpc {
         return poll;
     }
 
-    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request, Received received,
-                        long startNanos) {
-        meters.answered("ReceiveMessage", received.status().getCode(), startNanos);
+    /**
+     * A cancelled receive's messages are not handed out: they stay invisible until their invisible time ends and then
+     * come back, as for a client that died holding them.
+     */
+    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request,
+                        CallCancellation cancellation, Received received, long startNanos) {
         GrpcServerResponse<ReceiveMessageRequest, ReceiveMessageResponse> stream = request.response();
-        stream.write(ReceiveMessageResponse.newBuilder().setStatus(received.status()).build());
-        for (Message message : received.messages()) {
-            stream.write(ReceiveMessageResponse.newBuilder().setMessage(message).build());
+        boolean isWritten = cancellation.answer(() -> {
+            stream.write(ReceiveMessageResponse.newBuilder().setStatus(received.status()).build());
+            for (Message message : received.messages()) {
+                stream.write(ReceiveMessageResponse.newBuilder().setMessage(message).build());
+            }
+            stream.write(ReceiveMessageResponse.newBuilder()
+                .setDeliveryTimestamp(MessageOut.timestamp(System.currentTimeMillis())).build());
+            stream.end();
+        });
+        if (isWritten) {
+            meters.answered("ReceiveMessage", received.status().getCode(), startNanos);
+        } else {
+            meters.cancelled("ReceiveMessage", startNanos);
         }
-        stream.write(ReceiveMessageResponse.newBuilder()
-            .setDeliveryTimestamp(MessageOut.timestamp(System.currentTimeMillis())).build());
-        stream.end();
     }
 }

@@ -39,6 +39,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -46,10 +48,12 @@ import java.util.function.Function;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Calls the client cancels (RST_STREAM), as every SDK does with a call that misses its deadline: many of them keep
- * the connection (Vert.x's rapid-reset guard of 200 per 30 s closed it).
+ * the connection (Vert.x's rapid-reset guard of 200 per 30 s closed it), and their late answers are dropped quietly
+ * and counted as CANCELLED, for unary calls and for a receive stream, instead of failing with "The stream is failed".
  */
 @ExtendWith(VertxExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -80,6 +84,31 @@ class GrpcCancelledCallsIT {
                         }));
                 });
         }).onComplete(test.succeedingThenComplete());
+    }
+
+    @Test
+    void answersToCancelledCallsAreDroppedQuietly(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        List<Throwable> unhandled = new CopyOnWriteArrayList<>();
+        vertx.exceptionHandler(unhandled::add);
+        int sends = 40;
+        int receives = 3;
+        withBroker(vertx, dir, SHORT_POLLS, (client, address, registry) -> answeredSend(client, address)
+            .compose(topicMade -> repeat(sends, i -> cancelled(client, address, send(), sendRequest(i))))
+            .compose(sent -> repeat(receives, i -> cancelled(client, address, receive(), receiveRequest())))
+            .compose(received -> TestBrokerRequests.pollFor(vertx,
+                () -> Future.succeededFuture(count(registry, "SendMessage", null)
+                    + count(registry, "ReceiveMessage", null)), total -> total == 1 + sends + receives, 20_000))
+            .map(counted -> {
+                test.verify(() -> {
+                    assertEquals(List.of(), unhandled, "errors from answering cancelled calls");
+                    assertEquals(receives, count(registry, "ReceiveMessage", GrpcMeters.CANCELLED),
+                        "a held receive ends after its client gave up");
+                    assertTrue(count(registry, "SendMessage", GrpcMeters.CANCELLED) > 0,
+                        "no send was cancelled before its answer: the test raced nothing");
+                });
+                return null;
+            }))
+            .onComplete(test.succeedingThenComplete());
     }
 
     // ---- helpers -----------------------------------------------------------------------------------------------
