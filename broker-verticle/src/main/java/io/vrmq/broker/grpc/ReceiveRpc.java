@@ -71,13 +71,14 @@ final class ReceiveRpc {
                     if (!(error instanceof GrpcStatusException) && !cancellation.isCancelled()) {
                         log.warn("ReceiveMessage from {} ({}) failed", call.clientId(), call.remoteAddress(), error);
                     }
-                    return Future.succeededFuture(new Received(Statuses.fromFailure(error), List.of()));
+                    return Future.succeededFuture(new Received(Statuses.fromFailure(error), List.of(), null));
                 })
-                .onSuccess(received -> answer(request, cancellation, received, startNanos));
+                .onSuccess(received -> answer(request, call, cancellation, received, startNanos));
         });
     }
 
-    private record Received(Status status, List<Message> messages) {
+    /** @param renewedGroup the group whose auto_renew receive this is, renewed once delivered; else null */
+    private record Received(Status status, List<Message> messages, String renewedGroup) {
     }
 
     private Future<Received> receive(GrpcCall call, ReceiveMessageRequest request) {
@@ -112,23 +113,20 @@ final class ReceiveRpc {
         }
         return link.call(RemotingCommand.request(RequestCode.POP_MESSAGE, header, null), pollMs)
             .map(reply -> switch (reply.code()) {
-                case ResponseCode.SUCCESS -> found(call, group.groupName(), request.getAutoRenew(), reply);
+                case ResponseCode.SUCCESS -> found(group.groupName(), request.getAutoRenew(), reply);
                 case ResponseCode.POLLING_TIMEOUT, ResponseCode.NO_MESSAGE, ResponseCode.PULL_NOT_FOUND ->
                     noMessage();
-                default -> new Received(Statuses.fromReply(reply), List.of());
+                default -> new Received(Statuses.fromReply(reply), List.of(), null);
             });
     }
 
-    private Received found(GrpcCall call, String group, boolean isAutoRenew, RemotingCommand reply) {
+    private Received found(String group, boolean isAutoRenew, RemotingCommand reply) {
         List<Message> messages = PoppedMessages.of(reply, broker.config().brokerName());
-        if (isAutoRenew) {
-            renewals.track(call.clientId(), group, messages, System.currentTimeMillis());
-        }
-        return messages.isEmpty() ? noMessage() : new Received(Statuses.ok(), messages);
+        return messages.isEmpty() ? noMessage() : new Received(Statuses.ok(), messages, isAutoRenew ? group : null);
     }
 
     private static Received noMessage() {
-        return new Received(Statuses.of(Code.MESSAGE_NOT_FOUND, "no new message"), List.of());
+        return new Received(Statuses.of(Code.MESSAGE_NOT_FOUND, "no new message"), List.of(), null);
     }
 
     private long invisibleTime(ReceiveMessageRequest request) {
@@ -163,10 +161,10 @@ final class ReceiveRpc {
     }
 
     /**
-     * A cancelled receive's messages are not handed out: they stay invisible until their invisible time ends and then
-     * come back, as for a client that died holding them.
+     * A cancelled receive's messages are not handed out, nor renewed: they stay invisible until their invisible
+     * time ends and then come back, as for a client that died holding them.
      */
-    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request,
+    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request, GrpcCall call,
                         CallCancellation cancellation, Received received, long startNanos) {
         GrpcServerResponse<ReceiveMessageRequest, ReceiveMessageResponse> stream = request.response();
         boolean isWritten = cancellation.answer(() -> {
@@ -179,6 +177,10 @@ final class ReceiveRpc {
             stream.end();
         });
         if (isWritten) {
+            if (received.renewedGroup() != null) {
+                renewals.track(call.clientId(), received.renewedGroup(), received.messages(),
+                    System.currentTimeMillis());
+            }
             meters.answered("ReceiveMessage", received.status().getCode(), startNanos);
         } else {
             meters.cancelled("ReceiveMessage", startNanos);
