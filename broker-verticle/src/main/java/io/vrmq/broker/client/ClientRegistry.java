@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Producer and consumer groups and their live client connections, learned from heartbeats. A consumer group's
@@ -24,7 +25,8 @@ import java.util.function.LongSupplier;
  * Apache's broker closes a silent client's channel, only when nothing live is left on it and it never carried more
  * than one client id: a connection that several clients share (the broker's own gRPC endpoint, whose link carries
  * every gRPC client; an Apache proxy in cluster mode) stays open for the others, and its transport ends it if it
- * dies. Thread-safe.
+ * dies. The gRPC endpoint's link is never closed for silence, even while one client alone uses it
+ * ({@link #keepOpen}). Thread-safe.
  */
 public final class ClientRegistry {
     private static final Logger log = LoggerFactory.getLogger(ClientRegistry.class);
@@ -35,6 +37,7 @@ public final class ClientRegistry {
     /** Connections on which more than one client id has registered: shared by several clients, never expired. */
     private final Map<RemotingConnection, String> firstClientIds = new ConcurrentHashMap<>();
     private final Set<RemotingConnection> shared = ConcurrentHashMap.newKeySet();
+    private volatile Predicate<RemotingConnection> isKeptOpen = connection -> false;
     private final LongSupplier clockMs;
     private final long channelExpiredTimeoutMs;
 
@@ -114,6 +117,11 @@ public final class ClientRegistry {
         return groups;
     }
 
+    /** Names connections never closed for silence (the gRPC endpoint's link, even with a single client on it). */
+    public void keepOpen(Predicate<RemotingConnection> isKeptOpen) {
+        this.isKeptOpen = isKeptOpen;
+    }
+
     /**
      * Forgets registrations silent for longer than channelExpiredTimeout (RocketMQ: 120 s), and closes a connection
      * left with nothing live on it, unless several clients share it (see the class comment).
@@ -140,7 +148,7 @@ public final class ClientRegistry {
             }
         }));
         for (RemotingConnection connection : touched) {
-            if (!shared.contains(connection) && !isRegistered(connection)) {
+            if (!shared.contains(connection) && !isKeptOpen.test(connection) && !isRegistered(connection)) {
                 log.warn("client at {} silent for over {} ms: closing", connection.remoteAddress(),
                     channelExpiredTimeoutMs);
                 connection.close();
