@@ -7,18 +7,26 @@ import io.vrmq.remoting.transport.RemotingConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.LongSupplier;
+import java.util.function.Predicate;
 
 /**
  * Producer and consumer groups and their live client connections, learned from heartbeats. A consumer group's
  * membership change (a client joins, leaves, closes or goes silent) is announced to the group's remaining members
- * with a oneway NOTIFY_CONSUMER_IDS_CHANGED (40), so they rebalance at once. Thread-safe.
+ * with a oneway NOTIFY_CONSUMER_IDS_CHANGED (40), so they rebalance at once.
+ * <p>
+ * A silent registration (no heartbeat for channelExpiredTimeout) is dropped on its own. Its connection is closed, as
+ * Apache's broker closes a silent client's channel, only when nothing live is left on it and it never carried more
+ * than one client id: a connection that several clients share (the broker's own gRPC endpoint, whose link carries
+ * every gRPC client; an Apache proxy in cluster mode) stays open for the others, and its transport ends it if it
+ * dies. The gRPC endpoint's link is never closed for silence, even while one client alone uses it
+ * ({@link #keepOpen}). Thread-safe.
  */
 public final class ClientRegistry {
     private static final Logger log = LoggerFactory.getLogger(ClientRegistry.class);
@@ -26,6 +34,10 @@ public final class ClientRegistry {
     private final Map<String, ConsumerGroupInfo> consumerGroups = new ConcurrentHashMap<>();
     private final Map<String, Map<RemotingConnection, ClientChannel>> producerGroups = new ConcurrentHashMap<>();
     private final Set<RemotingConnection> watched = ConcurrentHashMap.newKeySet();
+    /** Connections on which more than one client id has registered: shared by several clients, never expired. */
+    private final Map<RemotingConnection, String> firstClientIds = new ConcurrentHashMap<>();
+    private final Set<RemotingConnection> shared = ConcurrentHashMap.newKeySet();
+    private volatile Predicate<RemotingConnection> isKeptOpen = connection -> false;
     private final LongSupplier clockMs;
     private final long channelExpiredTimeoutMs;
 
@@ -36,6 +48,10 @@ public final class ClientRegistry {
 
     public ClientChannel channel(String clientId, RemotingConnection connection, RemotingCommand request) {
         watch(connection);
+        String first = firstClientIds.putIfAbsent(connection, clientId);
+        if (first != null && !first.equals(clientId) && !connection.isClosed()) {
+            shared.add(connection);
+        }
         return new ClientChannel(clientId, request.language(), request.version(), connection, clockMs.getAsLong());
     }
 
@@ -101,26 +117,48 @@ public final class ClientRegistry {
         return groups;
     }
 
-    /** Closes and forgets clients silent for longer than channelExpiredTimeout (RocketMQ: 120 s). */
+    /** Names connections never closed for silence (the gRPC endpoint's link, even with a single client on it). */
+    public void keepOpen(Predicate<RemotingConnection> isKeptOpen) {
+        this.isKeptOpen = isKeptOpen;
+    }
+
+    /**
+     * Forgets registrations silent for longer than channelExpiredTimeout (RocketMQ: 120 s), and closes a connection
+     * left with nothing live on it, unless several clients share it (see the class comment).
+     */
     public void expireSilentClients() {
         long deadline = clockMs.getAsLong() - channelExpiredTimeoutMs;
-        List<RemotingConnection> silent = new ArrayList<>();
-        consumerGroups.values().forEach(group -> group.channels().forEach(channel -> {
-            if (channel.lastUpdateTimestamp() < deadline) {
-                silent.add(channel.connection());
+        Set<RemotingConnection> touched = new HashSet<>();
+        for (ConsumerGroupInfo group : consumerGroups.values()) {
+            for (ClientChannel channel : group.channels()) {
+                if (channel.lastUpdateTimestamp() < deadline && group.remove(channel.connection())) {
+                    log.warn("consumer {} at {} of group {} silent for over {} ms: unregistered", channel.clientId(),
+                        channel.connection().remoteAddress(), group.groupName(), channelExpiredTimeoutMs);
+                    touched.add(channel.connection());
+                    dropIfEmpty(group);
+                    notifyMembersChanged(group);
+                }
             }
-        }));
-        producerGroups.values().forEach(members -> members.values().forEach(channel -> {
-            if (channel.lastUpdateTimestamp() < deadline) {
-                silent.add(channel.connection());
-            }
-        }));
-        for (RemotingConnection connection : silent) {
-            log.warn("client at {} silent for over {} ms: closing", connection.remoteAddress(),
-                channelExpiredTimeoutMs);
-            connectionClosed(connection);
-            connection.close();
         }
+        producerGroups.forEach((name, members) -> members.values().forEach(channel -> {
+            if (channel.lastUpdateTimestamp() < deadline && members.remove(channel.connection(), channel)) {
+                log.warn("producer {} at {} of group {} silent for over {} ms: unregistered", channel.clientId(),
+                    channel.connection().remoteAddress(), name, channelExpiredTimeoutMs);
+                touched.add(channel.connection());
+            }
+        }));
+        for (RemotingConnection connection : touched) {
+            if (!shared.contains(connection) && !isKeptOpen.test(connection) && !isRegistered(connection)) {
+                log.warn("client at {} silent for over {} ms: closing", connection.remoteAddress(),
+                    channelExpiredTimeoutMs);
+                connection.close();
+            }
+        }
+    }
+
+    private boolean isRegistered(RemotingConnection connection) {
+        return consumerGroups.values().stream().anyMatch(group -> group.channelMap().containsKey(connection))
+            || producerGroups.values().stream().anyMatch(members -> members.containsKey(connection));
     }
 
     private void watch(RemotingConnection connection) {
@@ -131,6 +169,8 @@ public final class ClientRegistry {
 
     private void connectionClosed(RemotingConnection connection) {
         watched.remove(connection);
+        firstClientIds.remove(connection);
+        shared.remove(connection);
         producerGroups.values().forEach(members -> members.remove(connection));
         for (ConsumerGroupInfo group : consumerGroups.values()) {
             if (group.remove(connection)) {

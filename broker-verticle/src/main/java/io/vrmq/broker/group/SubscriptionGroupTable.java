@@ -35,7 +35,7 @@ public final class SubscriptionGroupTable {
     }
 
     public Future<Void> load() {
-        return file.read().map(bytes -> {
+        return file.read(bytes -> {
             if (bytes != null && bytes.length() > 0) {
                 JsonNode root = json.decode(bytes, JsonNode.class);
                 root.path("subscriptionGroupTable").fields().forEachRemaining(entry -> groups.put(entry.getKey(),

@@ -3,6 +3,7 @@ package io.vrmq.broker.grpc;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetClientOptions;
+import io.vertx.core.net.SocketAddress;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.tls.ClientTls;
 import io.vrmq.remoting.tls.TlsSettings;
@@ -32,6 +33,8 @@ final class BrokerLink {
     private final RemotingClient client;
     private final String brokerAddress;
     private final long requestTimeoutMs;
+    /** This side's address of the link's current connection, as the broker sees the peer; null before the first. */
+    private volatile SocketAddress localAddress;
 
     /**
      * @param signer  signs every request with the broker's innerClientAuthenticationCredentials (or leaves it as is
@@ -55,11 +58,28 @@ final class BrokerLink {
     }
 
     Future<RemotingCommand> call(RemotingCommand request) {
+        rememberLocalAddress();
         return client.invoke(brokerAddress, request, requestTimeoutMs);
+    }
+
+    /**
+     * Whether the broker's connection with {@code peer} at its far end is this link: the broker never expires it, as
+     * it carries every gRPC client.
+     */
+    boolean isPeer(SocketAddress peer) {
+        SocketAddress local = localAddress;
+        return local != null && peer != null && local.port() == peer.port()
+            && String.valueOf(local.hostAddress()).equals(String.valueOf(peer.hostAddress()));
+    }
+
+    /** The link reconnects after a failure, from a new port: taken from the connection the next call uses. */
+    private void rememberLocalAddress() {
+        client.connection(brokerAddress).onSuccess(connection -> localAddress = connection.localSocketAddress());
     }
 
     /** For a request the broker may hold (a long-polling pop): {@code holdMs} more than the usual timeout. */
     Future<RemotingCommand> call(RemotingCommand request, long holdMs) {
+        rememberLocalAddress();
         return client.invoke(brokerAddress, request, requestTimeoutMs + holdMs);
     }
 

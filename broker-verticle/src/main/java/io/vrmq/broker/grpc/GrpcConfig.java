@@ -26,11 +26,16 @@ import java.util.Map;
  * @param renewAheadTimeMillis       renew a message whose invisible time ends within this
  * @param renewSchedulePeriodMillis  how often renewals are looked for
  * @param renewMaxTimeMillis         renew a message for at most this long after it was received
+ * @param rstFloodMaxPerWindow       RST_STREAM frames one connection may send per window before the connection is
+ *                                   closed (HTTP/2 rapid reset, CVE-2023-44487); clients cancel every call that
+ *                                   misses its deadline, so Vert.x's 200 closes a busy SDK's connection
+ * @param rstFloodWindowSeconds      that window
  */
 public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int grpcMaxConcurrentStreams,
                          long defaultInvisibleTimeMills, long minLongPollingTimeoutMs, long maxLongPollingTimeoutMs,
                          int receiveBatchSize, boolean enableProxyAutoRenew, long renewAheadTimeMillis,
-                         long renewSchedulePeriodMillis, long renewMaxTimeMillis) {
+                         long renewSchedulePeriodMillis, long renewMaxTimeMillis, int rstFloodMaxPerWindow,
+                         int rstFloodWindowSeconds) {
     public static final int DISABLED_PORT = -1;
     /** POP_MESSAGE's own limit on maxMsgNums. */
     public static final int MAX_RECEIVE_BATCH = 32;
@@ -58,6 +63,8 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
             "renewSchedulePeriodMillis (below renewAheadTimeMillis " + renewAheadTimeMillis + ")",
             renewSchedulePeriodMillis);
         require(renewMaxTimeMillis > 0, "renewMaxTimeMillis", renewMaxTimeMillis);
+        require(rstFloodMaxPerWindow > 0, "grpcRstFloodMaxPerWindow", rstFloodMaxPerWindow);
+        require(rstFloodWindowSeconds > 0, "grpcRstFloodWindowSeconds", rstFloodWindowSeconds);
     }
 
     public static GrpcConfig from(JsonObject json) {
@@ -71,7 +78,9 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
             json.getBoolean("enableProxyAutoRenew", true),
             json.getLong("renewAheadTimeMillis", 10_000L),
             json.getLong("renewSchedulePeriodMillis", 5_000L),
-            json.getLong("renewMaxTimeMillis", 3 * 3_600_000L));
+            json.getLong("renewMaxTimeMillis", 3 * 3_600_000L),
+            json.getInteger("grpcRstFloodMaxPerWindow", 10_000),
+            json.getInteger("grpcRstFloodWindowSeconds", 30));
     }
 
     /** Every setting under its key, for the broker's config views (GET_BROKER_CONFIG, the admin API). */
@@ -88,6 +97,8 @@ public record GrpcConfig(int grpcListenPort, int grpcMaxInboundMessageSize, int 
         values.put("renewAheadTimeMillis", renewAheadTimeMillis);
         values.put("renewSchedulePeriodMillis", renewSchedulePeriodMillis);
         values.put("renewMaxTimeMillis", renewMaxTimeMillis);
+        values.put("grpcRstFloodMaxPerWindow", rstFloodMaxPerWindow);
+        values.put("grpcRstFloodWindowSeconds", rstFloodWindowSeconds);
         return values;
     }
 

@@ -86,6 +86,7 @@ public final class GrpcEndpoint {
             return Future.succeededFuture(GrpcConfig.DISABLED_PORT);
         }
         GrpcServer grpc = GrpcServer.server(vertx, GrpcListenOptions.grpc(config));
+        broker.clients().keepOpen(connection -> link.isPeer(connection.remoteSocketAddress()));
         renewals = new HandleRenewals(vertx, config, sessions, new PopCalls(link));
         bind(grpc);
         return ServerTls.create(vertx, tls, "gRPC endpoint", List.of("h2")).compose(serverTls -> {

@@ -4,11 +4,15 @@ import io.vertx.core.http.Http2Settings;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.grpc.server.GrpcServerOptions;
 
+import java.util.concurrent.TimeUnit;
+
 /**
  * Every option of the gRPC listener, in one place (TLS is the {@link GrpcTlsFront}'s): HTTP/2 over cleartext with prior
  * knowledge, as the SDKs' plaintext mode speaks it; streams per connection raised from HTTP/2's usual 100 (each
  * Telemetry stream and each long-polling receive holds one); flow-control windows large enough for 4 MiB bodies
- * without a round trip per 64 KiB; the largest message Vert.x accepts raised from its 256 KiB. Stateless.
+ * without a round trip per 64 KiB; the largest message Vert.x accepts raised from its 256 KiB; the rapid-reset guard
+ * raised from Vert.x's 200 resets per 30 s (an SDK cancels every call that misses its deadline, so an overloaded
+ * broker saw its busiest connections closed) to grpcRstFloodMaxPerWindow. Stateless.
  */
 final class GrpcListenOptions {
     /** Per stream: what the peer may send before it must wait for our window update (grpc-java's default). */
@@ -27,6 +31,9 @@ final class GrpcListenOptions {
             .setReuseAddress(true)
             .setCompressionSupported(false)
             .setHttp2ConnectionWindowSize(CONNECTION_WINDOW_BYTES)
+            .setHttp2RstFloodMaxRstFramePerWindow(config.rstFloodMaxPerWindow())
+            .setHttp2RstFloodWindowDuration(config.rstFloodWindowSeconds())
+            .setHttp2RstFloodWindowDurationTimeUnit(TimeUnit.SECONDS)
             .setInitialSettings(new Http2Settings()
                 .setMaxConcurrentStreams(config.grpcMaxConcurrentStreams())
                 .setInitialWindowSize(STREAM_WINDOW_BYTES));

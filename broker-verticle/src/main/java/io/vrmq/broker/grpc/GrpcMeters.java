@@ -12,10 +12,14 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Per-RPC meters of the gRPC endpoint: {@code mq.grpc.requests} (tags rpc, code: the RocketMQ 5 status the call
- * answered) and {@code mq.grpc.request.latency} (tag rpc), and a gauge of the clients with settings. Meters are made
+ * answered, or CANCELLED for a call the client gave up on before its answer) and {@code mq.grpc.request.latency}
+ * (tag rpc), and a gauge of the clients with settings. Meters are made
  * once per rpc and code and cached. Thread-safe.
  */
 final class GrpcMeters {
+    /** gRPC's name for a call the client cancelled; no RocketMQ 5 code means it. */
+    static final String CANCELLED = "CANCELLED";
+
     private final MeterRegistry registry;
     private final Map<String, Counter> counters = new ConcurrentHashMap<>();
     private final Map<String, Timer> timers = new ConcurrentHashMap<>();
@@ -27,9 +31,18 @@ final class GrpcMeters {
     }
 
     void answered(String rpc, Code code, long startNanos) {
-        counters.computeIfAbsent(rpc + '/' + code.name(), key -> Counter.builder("mq.grpc.requests")
+        count(rpc, code.name(), startNanos);
+    }
+
+    /** A call the client cancelled (RST_STREAM) before its answer, which was dropped. */
+    void cancelled(String rpc, long startNanos) {
+        count(rpc, CANCELLED, startNanos);
+    }
+
+    private void count(String rpc, String code, long startNanos) {
+        counters.computeIfAbsent(rpc + '/' + code, key -> Counter.builder("mq.grpc.requests")
             .description("gRPC calls answered, by RPC and RocketMQ 5 status code").tag("rpc", rpc)
-            .tag("code", code.name()).register(registry)).increment();
+            .tag("code", code).register(registry)).increment();
         timers.computeIfAbsent(rpc, key -> Timer.builder("mq.grpc.request.latency")
             .description("time from a gRPC request to its answer").tag("rpc", rpc).register(registry))
             .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);

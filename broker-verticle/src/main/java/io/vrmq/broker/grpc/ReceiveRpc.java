@@ -64,19 +64,21 @@ final class ReceiveRpc {
         server.callHandler(MessagingServiceGrpcService.ReceiveMessage, request -> {
             long startNanos = System.nanoTime();
             GrpcCall call = GrpcCall.of(request);
+            CallCancellation cancellation = CallCancellation.watch(request);
             request.last()
                 .compose(message -> auth.guard(this::receive).apply(call, message))
                 .recover(error -> {
-                    if (!(error instanceof GrpcStatusException)) {
+                    if (!(error instanceof GrpcStatusException) && !cancellation.isCancelled()) {
                         log.warn("ReceiveMessage from {} ({}) failed", call.clientId(), call.remoteAddress(), error);
                     }
-                    return Future.succeededFuture(new Received(Statuses.fromFailure(error), List.of()));
+                    return Future.succeededFuture(new Received(Statuses.fromFailure(error), List.of(), null));
                 })
-                .onSuccess(received -> answer(request, received, startNanos));
+                .onSuccess(received -> answer(request, call, cancellation, received, startNanos));
         });
     }
 
-    private record Received(Status status, List<Message> messages) {
+    /** @param renewedGroup the group whose auto_renew receive this is, renewed once delivered; else null */
+    private record Received(Status status, List<Message> messages, String renewedGroup) {
     }
 
     private Future<Received> receive(GrpcCall call, ReceiveMessageRequest request) {
@@ -111,23 +113,20 @@ final class ReceiveRpc {
         }
         return link.call(RemotingCommand.request(RequestCode.POP_MESSAGE, header, null), pollMs)
             .map(reply -> switch (reply.code()) {
-                case ResponseCode.SUCCESS -> found(call, group.groupName(), request.getAutoRenew(), reply);
+                case ResponseCode.SUCCESS -> found(group.groupName(), request.getAutoRenew(), reply);
                 case ResponseCode.POLLING_TIMEOUT, ResponseCode.NO_MESSAGE, ResponseCode.PULL_NOT_FOUND ->
                     noMessage();
-                default -> new Received(Statuses.fromReply(reply), List.of());
+                default -> new Received(Statuses.fromReply(reply), List.of(), null);
             });
     }
 
-    private Received found(GrpcCall call, String group, boolean isAutoRenew, RemotingCommand reply) {
+    private Received found(String group, boolean isAutoRenew, RemotingCommand reply) {
         List<Message> messages = PoppedMessages.of(reply, broker.config().brokerName());
-        if (isAutoRenew) {
-            renewals.track(call.clientId(), group, messages, System.currentTimeMillis());
-        }
-        return messages.isEmpty() ? noMessage() : new Received(Statuses.ok(), messages);
+        return messages.isEmpty() ? noMessage() : new Received(Statuses.ok(), messages, isAutoRenew ? group : null);
     }
 
     private static Received noMessage() {
-        return new Received(Statuses.of(Code.MESSAGE_NOT_FOUND, "no new message"), List.of());
+        return new Received(Statuses.of(Code.MESSAGE_NOT_FOUND, "no new message"), List.of(), null);
     }
 
     private long invisibleTime(ReceiveMessageRequest request) {
@@ -161,16 +160,30 @@ final class ReceiveRpc {
         return poll;
     }
 
-    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request, Received received,
-                        long startNanos) {
-        meters.answered("ReceiveMessage", received.status().getCode(), startNanos);
+    /**
+     * A cancelled receive's messages are not handed out, nor renewed: they stay invisible until their invisible
+     * time ends and then come back, as for a client that died holding them.
+     */
+    private void answer(GrpcServerRequest<ReceiveMessageRequest, ReceiveMessageResponse> request, GrpcCall call,
+                        CallCancellation cancellation, Received received, long startNanos) {
         GrpcServerResponse<ReceiveMessageRequest, ReceiveMessageResponse> stream = request.response();
-        stream.write(ReceiveMessageResponse.newBuilder().setStatus(received.status()).build());
-        for (Message message : received.messages()) {
-            stream.write(ReceiveMessageResponse.newBuilder().setMessage(message).build());
+        boolean isWritten = cancellation.answer(() -> {
+            stream.write(ReceiveMessageResponse.newBuilder().setStatus(received.status()).build());
+            for (Message message : received.messages()) {
+                stream.write(ReceiveMessageResponse.newBuilder().setMessage(message).build());
+            }
+            stream.write(ReceiveMessageResponse.newBuilder()
+                .setDeliveryTimestamp(MessageOut.timestamp(System.currentTimeMillis())).build());
+            stream.end();
+        });
+        if (isWritten) {
+            if (received.renewedGroup() != null) {
+                renewals.track(call.clientId(), received.renewedGroup(), received.messages(),
+                    System.currentTimeMillis());
+            }
+            meters.answered("ReceiveMessage", received.status().getCode(), startNanos);
+        } else {
+            meters.cancelled("ReceiveMessage", startNanos);
         }
-        stream.write(ReceiveMessageResponse.newBuilder()
-            .setDeliveryTimestamp(MessageOut.timestamp(System.currentTimeMillis())).build());
-        stream.end();
     }
 }

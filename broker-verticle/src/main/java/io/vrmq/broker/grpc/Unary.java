@@ -14,7 +14,8 @@ import java.util.function.Function;
 /**
  * Binds one unary RPC: reads the request, requires x-mq-client-id (CLIENT_ID_REQUIRED, as the proxy), runs the
  * handler, and answers exactly once; a refusal or failure becomes the reply's status with the call ending gRPC OK,
- * as Apache's proxy answers. Runs on the endpoint's event loop; the handler must not block.
+ * as Apache's proxy answers. The answer to a call the client has cancelled is dropped quietly and counted as
+ * CANCELLED ({@link CallCancellation}). Runs on the endpoint's event loop; the handler must not block.
  */
 final class Unary {
     private static final Logger log = LoggerFactory.getLogger(Unary.class);
@@ -32,6 +33,7 @@ final class Unary {
         server.callHandler(method, request -> {
             long startNanos = System.nanoTime();
             GrpcCall call = GrpcCall.of(request);
+            CallCancellation cancellation = CallCancellation.watch(request);
             request.last()
                 .compose(message -> {
                     if (!call.hasClientId()) {
@@ -40,14 +42,17 @@ final class Unary {
                     return handler.apply(call, message);
                 })
                 .recover(error -> {
-                    if (!(error instanceof GrpcStatusException)) {
+                    if (!(error instanceof GrpcStatusException) && !cancellation.isCancelled()) {
                         log.warn("{} from {} ({}) failed", rpc, call.clientId(), call.remoteAddress(), error);
                     }
                     return Future.succeededFuture(shape.failure().apply(Statuses.fromFailure(error)));
                 })
                 .onSuccess(reply -> {
-                    meters.answered(rpc, shape.statusOf().apply(reply).getCode(), startNanos);
-                    request.response().end(reply);
+                    if (cancellation.answer(() -> request.response().end(reply))) {
+                        meters.answered(rpc, shape.statusOf().apply(reply).getCode(), startNanos);
+                    } else {
+                        meters.cancelled(rpc, startNanos);
+                    }
                 });
         });
     }

@@ -34,7 +34,7 @@ public final class ConsumerOffsetTable {
     }
 
     public Future<Void> load() {
-        return file.read().map(bytes -> {
+        return file.read(bytes -> {
             if (bytes != null && bytes.length() > 0) {
                 JsonNode table = json.decode(bytes, JsonNode.class).path("offsetTable");
                 table.fields().forEachRemaining(entry -> {

@@ -39,7 +39,7 @@ public final class RequestModeTable {
     }
 
     public Future<Void> load() {
-        return file.read().map(bytes -> {
+        return file.read(bytes -> {
             if (bytes != null && bytes.length() > 0) {
                 replaceAll(json.decode(bytes, JsonNode.class).path("messageRequestModeMap"));
             }

@@ -30,7 +30,7 @@ public final class DelayOffsetFile {
 
     /** Level → offset as last written; empty on a first start. */
     public Future<Map<Integer, Long>> load() {
-        return file.read().map(bytes -> {
+        return file.read(bytes -> {
             Map<Integer, Long> offsets = new TreeMap<>();
             if (bytes != null && bytes.length() > 0) {
                 JsonNode table = json.decode(bytes, JsonNode.class).path("offsetTable");

@@ -32,7 +32,7 @@ record TimerProgress(long lowOffset, long scanOffset, long deliveredSlotMs) {
         }
 
         Future<TimerProgress> load() {
-            return file.read().map(bytes -> {
+            return file.read(bytes -> {
                 if (bytes == null || bytes.length() == 0) {
                     return FIRST_START;
                 }

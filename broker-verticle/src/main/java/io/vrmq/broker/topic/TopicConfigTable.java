@@ -37,7 +37,7 @@ public final class TopicConfigTable {
     }
 
     public Future<Void> load() {
-        return file.read().map(bytes -> {
+        return file.read(bytes -> {
             if (bytes != null && bytes.length() > 0) {
                 TopicConfigSerializeWrapper stored = json.decode(bytes, TopicConfigSerializeWrapper.class);
                 topics.putAll(stored.topicConfigTable());

@@ -83,6 +83,11 @@ public final class RemotingConnection {
         return socket.remoteAddress();
     }
 
+    /** This side's address (host and port), as the socket reports it. */
+    public io.vertx.core.net.SocketAddress localSocketAddress() {
+        return socket.localAddress();
+    }
+
     /** "host:port" of the peer, as the socket reports it. */
     public String remoteAddress() {
         return remoteAddress;

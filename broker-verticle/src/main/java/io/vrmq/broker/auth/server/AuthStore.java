@@ -47,10 +47,14 @@ public final class AuthStore {
 
     /** Reads both files into the tables (absent files: none yet). */
     public Future<Void> load() {
-        return Future.all(usersFile.read(), aclsFile.read()).map(read -> {
-            List<User> users = parse(read.resultAt(0), USERS, usersFile).stream().map(UserInfo::toUser).toList();
-            List<Acl> acls = parse(read.resultAt(1), ACLS, aclsFile).stream().map(info -> info.toAcl(null))
-                .filter(acl -> acl.username() != null).toList();
+        // Both decoded on workers; the tables are replaced on the caller's context.
+        Future<List<User>> readUsers = usersFile.read(bytes -> parse(bytes, USERS, usersFile).stream()
+            .map(UserInfo::toUser).toList());
+        Future<List<Acl>> readAcls = aclsFile.read(bytes -> parse(bytes, ACLS, aclsFile).stream()
+            .map(info -> info.toAcl(null)).filter(acl -> acl.username() != null).toList());
+        return Future.all(readUsers, readAcls).map(read -> {
+            List<User> users = readUsers.result();
+            List<Acl> acls = readAcls.result();
             metadata.replaceAll(users, acls);
             log.info("{} users and {} ACLs loaded from {}", users.size(), acls.size(), usersFile.path()
                 .replaceAll("users\\.json$", ""));
