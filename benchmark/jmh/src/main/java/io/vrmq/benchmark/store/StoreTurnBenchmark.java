@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -44,7 +45,6 @@ import org.openjdk.jmh.annotations.Threads;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx512m", "-XX:+UseSerialGC"})
 public class StoreTurnBenchmark {
     static final int MESSAGES_PER_CALL = 32;
-    static final int MAX_APPENDS_PER_TURN = 256;
 
     /** A fresh ASYNC_FLUSH store per iteration, appended to by the benchmark thread itself. */
     @State(Scope.Thread)
@@ -79,6 +79,9 @@ public class StoreTurnBenchmark {
         final MessageToStore message = BenchStores.message(0);
         final ConcurrentLinkedQueue<Pending> queue = new ConcurrentLinkedQueue<>();
         final AtomicBoolean isDrainScheduled = new AtomicBoolean();
+        /** The broker's maxAppendsPerWriterTurn: a smaller turn lets the flusher start a force sooner. */
+        @Param({"16", "256"})
+        int maxAppendsPerTurn;
 
         record Pending(MessageToStore message, CompletableFuture<AppendResult> result) {
         }
@@ -113,7 +116,7 @@ public class StoreTurnBenchmark {
             Pending next;
             while ((next = queue.poll()) != null) {
                 turn.add(next);
-                if (turn.size() == MAX_APPENDS_PER_TURN) {
+                if (turn.size() == maxAppendsPerTurn) {
                     store(turn);
                     turn = new ArrayList<>();
                 }
