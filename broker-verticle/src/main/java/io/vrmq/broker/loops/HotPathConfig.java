@@ -3,8 +3,9 @@ package io.vrmq.broker.loops;
 import io.vertx.core.json.JsonObject;
 
 /**
- * How the broker spreads and hands over its hot path (keys in {@code broker-defaults.json}), each a lever that can be
- * turned off to measure it:
+ * How the broker spreads and hands over its hot path (keys in {@code broker-defaults.json}), two levers measured on
+ * and off with one jar (benchmark/RESULTS.md, "Levers"). Both are off by default (1 loop, one writer task per
+ * append, the broker as it was) until a quiet-machine run shows they pay:
  *
  * @param serverSelectorThreads     event loops serving the client connections of listenPort and the fast channel
  *                                  (RocketMQ's NettyServerConfig name for its I/O threads, Apache's default 3); 1 puts
@@ -27,8 +28,8 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
     }
 
     public static HotPathConfig from(JsonObject json) {
-        return new HotPathConfig(json.getInteger("serverSelectorThreads", 2),
-            json.getBoolean("batchAppendsPerWriterTurn", true), json.getInteger("maxAppendsPerWriterTurn", 256));
+        return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
+            json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256));
     }
 
     /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */

@@ -72,7 +72,21 @@ final class WriterTurns {
 
     private void scheduleDrain() {
         if (isDrainScheduled.compareAndSet(false, true)) {
-            writer.executeBlocking(this::drain, false);
+            writer.executeBlocking(this::drain, false).onFailure(this::failQueued);
+        }
+    }
+
+    /** The writer pool refused the drain (closed after the store's close): nothing queued will run. */
+    private void failQueued(Throwable error) {
+        isDrainScheduled.set(false);
+        Item item;
+        while ((item = queue.poll()) != null) {
+            if (item instanceof Append append) {
+                append.context().runOnContext(ignored -> append.promise().tryFail(error));
+            } else {
+                Task<?> task = (Task<?>) item;
+                task.context().runOnContext(ignored -> task.promise().tryFail(error));
+            }
         }
     }
 
