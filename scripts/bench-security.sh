@@ -37,7 +37,7 @@ done
 # as "setting server sync syncp99 async asyncp99 cpusync cpuasync", averaged over the rounds.
 for setting in $SETTINGS; do
     awk -v setting="$setting" '
-        /^\| server \| sync msgs\/s/ { table = "perf"; next }
+        /^\| server \| sync msgs\/s \| sync p99 ms/ { table = "perf"; next }   # not the ratio tables
         /^\| server \| ready s/ { table = "cost"; next }
         /^\|---/ { next }
         /^\| (apache|vrmq) \|/ {

@@ -40,6 +40,14 @@
 #       TLS=1 (the load tool's client runs with -Dtls.enable=true: every connection to the NameServer and broker is
 #       TLS; both servers stay in their default permissive mode with a self-signed test-mode certificate)
 #       scripts/bench-security.sh runs this script with neither, ACL=1 and TLS=1 and sets the figures side by side.
+#       VRMQ_BROKER_CONFIG (a JSON object whose keys are added to every broker.json of ours, master and slave, e.g.
+#       '{"serverSelectorThreads":1}')
+#       VRMQ_VARIANTS (space-separated NAME=JSON pairs: our broker runs once per variant in each round, as server
+#       "vrmq-NAME", with JSON's keys added after VRMQ_BROKER_CONFIG's, so one run measures a lever on and off with
+#       the same jar, e.g. 'off={"serverSelectorThreads":1,"batchAppendsPerWriterTurn":false}
+#       on={"serverSelectorThreads":2,"batchAppendsPerWriterTurn":true}'; the report adds each variant's ratio to
+#       the first. Odd rounds run apache then the variants in order, even rounds the variants reversed then apache.)
+#       SKIP_APACHE=1 (only ours, and the ceiling with CEILING=1: a quick lever comparison)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -62,6 +70,9 @@ ACL="${ACL:-0}"
 TLS="${TLS:-0}"
 ACL_USER=bench
 ACL_SECRET=bench-secret-1
+VRMQ_BROKER_CONFIG="${VRMQ_BROKER_CONFIG:-}"
+VRMQ_VARIANTS="${VRMQ_VARIANTS:-}"
+SKIP_APACHE="${SKIP_APACHE:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
@@ -91,6 +102,32 @@ done
 CLIENT_JVM_OPTS="$([[ "$TLS" == 1 ]] && echo "-Dtls.enable=true" || true)"
 CLIENT_ACL_ARGS=()
 [[ "$ACL" == 1 ]] && CLIENT_ACL_ARGS=(--access-key "$ACL_USER" --secret-key "$ACL_SECRET")
+
+# Our servers of this run: "vrmq", or "vrmq-NAME" per VRMQ_VARIANTS entry; VARIANT_JSON[label] holds its keys.
+declare -A VARIANT_JSON=()
+VRMQ_LABELS=()
+json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
+    local inner
+    inner="$(sed -E 's/^[[:space:]]*\{//; s/\}[[:space:]]*$//' <<< "$1")"
+    [[ "$inner" =~ [^[:space:]] ]] && echo "$inner" || true
+}
+if [[ -n "$VRMQ_BROKER_CONFIG" && "$VRMQ_BROKER_CONFIG" != \{*\} ]]; then
+    echo "VRMQ_BROKER_CONFIG must be a JSON object" >&2; exit 2
+fi
+if [[ -z "$VRMQ_VARIANTS" ]]; then
+    VRMQ_LABELS=(vrmq)
+    VARIANT_JSON[vrmq]=""
+else
+    for variant in $VRMQ_VARIANTS; do
+        name="${variant%%=*}"
+        [[ "$variant" == *=\{*\} && "$name" =~ ^[A-Za-z0-9_]+$ ]] \
+            || { echo "VRMQ_VARIANTS entries are NAME={json} (NAME letters, digits, _): $variant" >&2; exit 2; }
+        VRMQ_LABELS+=("vrmq-$name")
+        VARIANT_JSON["vrmq-$name"]="${variant#*=}"
+    done
+fi
+kind_of() { [[ "$1" == vrmq* ]] && echo vrmq || echo "$1"; }
+CURRENT_LABEL=""
 
 log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
 
@@ -261,13 +298,18 @@ CONF
 }
 
 start_vrmq_broker() {
-    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE"
+    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" extra member
     [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
+    # Later keys win (Jackson keeps the last of duplicate keys): the run's, then the variant's.
+    extra=""
+    for member in "$(json_inner "$VRMQ_BROKER_CONFIG")" "$(json_inner "${VARIANT_JSON[$CURRENT_LABEL]:-}")"; do
+        [[ -n "$member" ]] && extra="$extra, $member"
+    done
     cat > "$dir/broker.json" <<JSON
 {"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
  "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)}
+ "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
 JSON
     java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
         > "$dir/broker.log" 2>&1 &
@@ -294,7 +336,7 @@ start_slave() {
     local slave_port
     slave_port="$(free_port)"
     log "$label: starting its slave on 127.0.0.1:$slave_port"
-    "start_${label}_broker" "$slave_port" "$namesrv" "$dir" slave
+    "start_$(kind_of "$label")_broker" "$slave_port" "$namesrv" "$dir" slave
     run_tool "$dir/slave/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" \
         --broker-addr "127.0.0.1:$slave_port" --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" \
         --pid "$SLAVE_PID" || { log "$label: slave not ready; log tail:"; tail -30 "$dir/slave/broker.log" >&2; exit 1; }
@@ -336,9 +378,10 @@ bench() {
     mkdir -p "$dir"
     await_quiet
     local namesrv_port broker_port
+    CURRENT_LABEL="$label"
     namesrv_port="$(free_port)"
     log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "start_${label}_namesrv" "$namesrv_port" "$dir"
+    "start_$(kind_of "$label")_namesrv" "$namesrv_port" "$dir"
     await_namesrv "$dir/namesrv.log"
     broker_port="$(free_port)"
     [[ "$label" == ceiling ]] && broker_port="$namesrv_port"
@@ -346,7 +389,9 @@ bench() {
     log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, $MASTER_ROLE, store $dir/store"
     local start_ms
     start_ms="$(date +%s%3N)"
-    "start_${label}_broker" "$broker_port" "$namesrv" "$dir"
+    "start_$(kind_of "$label")_broker" "$broker_port" "$namesrv" "$dir"
+    [[ -n "${VARIANT_JSON[$label]:-}" || ( "$label" == vrmq && -n "$VRMQ_BROKER_CONFIG" ) ]] \
+        && log "$label: broker config additions $VRMQ_BROKER_CONFIG ${VARIANT_JSON[$label]:-}"
     run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" --broker-addr "127.0.0.1:$broker_port" \
         --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
         || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
@@ -411,7 +456,19 @@ report() {
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
         function add(key, value) { v[key, $1] += value; row[key] = value }
         function of(side, key) { return (v[key, side] / runs[side]) / (v[key, "ceiling"] / runs["ceiling"]) }
-        function ratio(key) { a = v[key, "apache"] / runs["apache"]; return a > 0 ? (v[key, "vrmq"] / runs["vrmq"]) / a : 0 }
+        function ratio(key, side, base) { b = v[key, base] / runs[base]; return b > 0 ? (v[key, side] / runs[side]) / b : 0 }
+        function ratioRow(side, base) {
+            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                side, ratio("sync", side, base), ratio("async", side, base), ratio("consume", side, base),
+                ratio("syncp99", side, base), ratio("asyncp99", side, base), ratio("e2e50", side, base),
+                ratio("e2e99", side, base), ratio("cpusync", side, base), ratio("cpuasync", side, base),
+                ratio("cpuconsume", side, base), ratio("rss", side, base), ratio("anon", side, base),
+                ratio("ready", side, base)
+        }
+        function ratioHeader() {
+            print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | ready |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+        }
         {
             runs[$1]++; n++; label[n] = $1
             add("sync", $3); add("syncp99", $4 / 1000); add("async", $5); add("asyncp99", $6 / 1000)
@@ -439,26 +496,31 @@ report() {
                 print ""
                 print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p99 |"
                 print "|---|---:|---:|---:|---:|---:|---:|"
-                split("vrmq apache", sides, " ")
-                for (s = 1; s <= 2; s++) {
+                sideCount = split(vrmqLabels " apache", sides, " ")
+                for (s = 1; s <= sideCount; s++) {
                     side = sides[s]
                     if (!runs[side]) continue
                     printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", side, of(side, "sync"), of(side, "async"),
                         of(side, "consume"), of(side, "syncp99"), of(side, "asyncp99"), of(side, "e2e99")
                 }
             }
-            if (!runs["apache"] || !runs["vrmq"]) exit
-            print ""
-            print "Ratios ours/apache (means over the runs). Throughput: above 1 is better for us; the rest: below 1 is."
-            print ""
-            print "| sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | ready |"
-            print "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-            printf "| %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                ratio("sync"), ratio("async"), ratio("consume"), ratio("syncp99"), ratio("asyncp99"), ratio("e2e50"),
-                ratio("e2e99"), ratio("cpusync"), ratio("cpuasync"), ratio("cpuconsume"), ratio("rss"), ratio("anon"),
-                ratio("ready")
+            labelCount = split(vrmqLabels, ours, " ")
+            if (runs["apache"]) {
+                print ""
+                print "Ratios ours/apache (means over the runs). Throughput: above 1 is better for us; the rest: below 1 is."
+                print ""
+                ratioHeader()
+                for (s = 1; s <= labelCount; s++) if (runs[ours[s]]) ratioRow(ours[s], "apache")
+            }
+            if (labelCount > 1 && runs[ours[1]]) {
+                print ""
+                print "Ratios of each variant to " ours[1] " (same jar, same run; throughput above 1 is better, the rest below 1)."
+                print ""
+                ratioHeader()
+                for (s = 2; s <= labelCount; s++) if (runs[ours[s]]) ratioRow(ours[s], ours[1])
+            }
         }
-    ' "$WORK/summary"
+    ' vrmqLabels="${VRMQ_LABELS[*]}" "$WORK/summary"
     echo
     echo "(work dir with server logs, GC logs and each phase's output: $WORK)"
 }
@@ -468,11 +530,11 @@ build
 for round in $(seq 1 "$ROUNDS"); do
     [[ "$CEILING" == 1 ]] && bench "$round" ceiling
     if ((round % 2 == 1)); then
-        bench "$round" apache
-        bench "$round" vrmq
+        [[ "$SKIP_APACHE" == 1 ]] || bench "$round" apache
+        for label in "${VRMQ_LABELS[@]}"; do bench "$round" "$label"; done
     else
-        bench "$round" vrmq
-        bench "$round" apache
+        for ((i = ${#VRMQ_LABELS[@]} - 1; i >= 0; i--)); do bench "$round" "${VRMQ_LABELS[$i]}"; done
+        [[ "$SKIP_APACHE" == 1 ]] || bench "$round" apache
     fi
 done
 report

@@ -2,6 +2,7 @@ package io.vrmq.broker;
 
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.json.JsonObject;
@@ -21,6 +22,9 @@ import io.vrmq.broker.ha.SlaveReplication;
 import io.vrmq.broker.ha.SlaveSynchronizer;
 import io.vrmq.broker.http.BrokerAdminServer;
 import io.vrmq.broker.longpoll.PullHoldService;
+import io.vrmq.broker.loops.ConnectionLoops;
+import io.vrmq.broker.loops.HomeContextProcessors;
+import io.vrmq.broker.loops.HotPathConfig;
 import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
@@ -68,7 +72,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * The broker role: opens the store (recovery runs on a worker thread), loads topics, groups and offsets, listens on
  * listenPort and on the fast channel (listenPort - 2), registers with every NameServer, and runs the periodic tasks
  * (re-registration, offset persistence, silent-client expiry). One instance: processors share thread-safe tables,
- * held pulls live on this verticle's event loop.
+ * held pulls live on this verticle's event loop. Client connections are spread over serverSelectorThreads event loops
+ * ({@link ConnectionLoops}); only sends and pulls run on the extra ones ({@link HomeContextProcessors}).
  *
  * <p>Start and stop: every step of the start runs through {@link LifecycleSteps}, so a stop that comes during the
  * start ({@link #interruptStart}) ends it at the next step, or inside the store recovery between two batches of
@@ -113,6 +118,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private ServerTls serverTls;
     private GrpcEndpoint grpcEndpoint;
     private PopConfig popConfig;
+    private final HotPathConfig hotPath;
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -127,6 +133,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         AuthConfig.from(rawConfig, config.brokerClusterName());   // a bad ACL setting stops the start here
         this.tls = TlsSettings.from(rawConfig);
         this.haTls = HaLinkTls.from(rawConfig, tls);
+        this.hotPath = HotPathConfig.from(rawConfig);
         this.listenPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort();
         this.fastPort = config.listenPort() == 0 ? FreePort.pick() : config.listenPort() - 2;
         this.haPort = config.ha().haListenPort() != 0 ? config.ha().haListenPort()
@@ -173,7 +180,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 () -> openStore(storeConfig, delayLevels, isControllerMode))))
             .compose(opened -> {
                 opened.store().setDispatchListener(dispatchListener);
-                storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads());
+                storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads(),
+                    hotPath.appendsPerWriterTurn());
                 return steps.run("wiring the broker", () -> wire(opened, json, delayLevels, identity, role, topics,
                     groups, offsets, clients, metrics, popConfig, isControllerMode));
             })
@@ -306,14 +314,23 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             serverTls = created;
             AtomicInteger connections = new AtomicInteger();
             NetServerOptions options = new NetServerOptions().setTcpNoDelay(true).setReuseAddress(true);
-            RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-                connections, processors, context.metrics(), serverTls);
-            RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
-                connections, processors, context.metrics(), serverTls);
-            servers.add(main);
-            servers.add(fast);
-            return Future.all(main.listen(config.bindAddress(), listenPort),
-                fast.listen(config.bindAddress(), fastPort)).mapEmpty();
+            // serverSelectorThreads loops share both ports; off the broker's own loop only sends and pulls run there.
+            List<Context> loops = ConnectionLoops.of(vertx, vertx.getOrCreateContext(),
+                hotPath.serverSelectorThreads());
+            ProcessorTable table = loops.size() == 1 ? processors
+                : HomeContextProcessors.confine(processors, loops.get(0));
+            List<Future<Integer>> bound = new ArrayList<>();
+            for (Context loop : loops) {
+                RemotingServer main = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+                    connections, table, context.metrics(), serverTls);
+                RemotingServer fast = new RemotingServer(vertx, options, config.limits(), config.maxConnections(),
+                    connections, table, context.metrics(), serverTls);
+                servers.add(main);
+                servers.add(fast);
+                bound.add(ConnectionLoops.listenOn(loop, main, config.bindAddress(), listenPort));
+                bound.add(ConnectionLoops.listenOn(loop, fast, config.bindAddress(), fastPort));
+            }
+            return Future.all(bound).mapEmpty();
         });
     }
 

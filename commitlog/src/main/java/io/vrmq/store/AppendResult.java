@@ -34,6 +34,12 @@ public record AppendResult(
         return new AppendResult(status, -1, -1, 0, 0, 0, null, NOT_STORED, remark);
     }
 
+    /** The same placement with its durability future (the writer sets it once per turn). */
+    AppendResult withDurability(CompletableFuture<FlushStatus> future) {
+        return new AppendResult(status, commitLogOffset, queueOffset, messageCount, sizeBytes, storeTimestamp,
+                storeHost, future, remark);
+    }
+
     public boolean isOk() {
         return status == AppendStatus.PUT_OK;
     }

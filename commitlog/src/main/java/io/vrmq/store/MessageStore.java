@@ -143,6 +143,17 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
+     * Appends each message as its own record, as {@link #append} would one after another, in one writer turn: the
+     * dispatcher is woken once and, under SYNC_FLUSH, one flush waiter covers the turn, so every stored message's
+     * durability future completes after the force that covers the turn's last record (the flusher is signalled at
+     * once; nothing waits for a timer). Results in list order; a refused message does not affect the others.
+     * Writer thread only.
+     */
+    public List<AppendResult> appendEach(List<MessageToStore> messages) {
+        return writer.appendEach(messages);
+    }
+
+    /**
      * Appends messages of one topic-queue as consecutive records with consecutive queue offsets, all in one
      * segment: every message is stored or none is. Writer thread only.
      */

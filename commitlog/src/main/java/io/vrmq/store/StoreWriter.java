@@ -8,8 +8,11 @@ import io.vrmq.store.queue.QueueOffsets;
 import io.vrmq.store.queue.ReservedOffsets;
 import java.io.UncheckedIOException;
 import java.time.InstantSource;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then a wakeup for the dispatcher
@@ -17,11 +20,17 @@ import java.util.concurrent.CompletableFuture;
  * covered by a forced {@link ReservedOffsets} bound (a write only every block of offsets), so a machine crash
  * cannot make it be handed out again.
  *
+ * <p>{@link #appendEach} is one writer turn for many independent sends: each message is placed as {@link #append}
+ * places it, then the dispatcher is woken once and (SYNC_FLUSH) one flush waiter covers them all, so a turn costs
+ * one hand-off to the flusher and one to the dispatcher however many sends it holds. The flusher is signalled at once
+ * (no timer), and the shared future completes only after a force that covers the turn's last byte.
+ *
  * <p>Single writer: calls must not overlap; the {@link WriteGate} shared with {@link ReplicaWriter} turns an
  * overlapping call into IllegalStateException, lets close wait for an append in progress, and refuses appends on a
  * store that took replicated bytes.
  */
 final class StoreWriter {
+    private static final Logger log = LoggerFactory.getLogger(StoreWriter.class);
     private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
     private static final int TRANSACTION_PREPARED = 0x1 << 2;
     private static final int TRANSACTION_ROLLBACK = 0x3 << 2;
@@ -65,14 +74,55 @@ final class StoreWriter {
             if (refusal != null) {
                 return refusal;
             }
-            EncodedMessage encoded = encoder.encode(message);
-            single[0] = encoded;
-            return write(single, 1, encoded.recordBytes(), message.topic(), message.queueId(),
-                    takesQueueOffset(encoded.sysFlag()));
-        } catch (RejectedMessageException e) {
-            return AppendResult.rejected(e.status(), e.getMessage());
+            AppendResult placed = placeOne(message);
+            return placed.isOk() ? placed.withDurability(durableAfterPlacing(endOffset(placed))) : placed;
         } finally {
-            single[0] = null;
+            gate.exit();
+        }
+    }
+
+    /**
+     * Appends each message as its own record (own queue offset, own result; a refused message does not affect the
+     * others), in list order, in one writer turn: results in the same order.
+     */
+    List<AppendResult> appendEach(List<MessageToStore> messages) {
+        gate.enter();
+        try {
+            List<AppendResult> results = new ArrayList<>(messages.size());
+            AppendResult refusal = refusal();
+            if (refusal != null) {
+                messages.forEach(message -> results.add(refusal));
+                return results;
+            }
+            long turnEndOffset = -1;
+            for (MessageToStore message : messages) {
+                AppendResult placed;
+                try {
+                    placed = placeOne(message);
+                } catch (RuntimeException e) {
+                    // A write that failed below the checks (a segment that cannot be mapped): the messages already
+                    // placed keep their results, this one and the rest of the turn are refused, not lost silently.
+                    log.error("append failed at commit log offset {}; refusing the rest of the turn ({} messages)",
+                            commitLog.maxOffset(), messages.size() - results.size(), e);
+                    AppendResult failed = AppendResult.rejected(AppendStatus.SERVICE_NOT_AVAILABLE,
+                            "append failed: " + e);
+                    while (results.size() < messages.size()) {
+                        results.add(failed);
+                    }
+                    break;
+                }
+                results.add(placed);
+                if (placed.isOk()) {
+                    turnEndOffset = endOffset(placed);
+                }
+            }
+            if (turnEndOffset < 0) {
+                return results;
+            }
+            CompletableFuture<FlushStatus> durability = durableAfterPlacing(turnEndOffset);
+            results.replaceAll(result -> result.isOk() ? result.withDurability(durability) : result);
+            return results;
+        } finally {
             gate.exit();
         }
     }
@@ -95,7 +145,9 @@ final class StoreWriter {
                         + " segment");
             }
             MessageToStore first = messages.get(0);
-            return write(encoded, encoded.length, (int) totalBytes, first.topic(), first.queueId(), true);
+            AppendResult placed = place(encoded, encoded.length, (int) totalBytes, first.topic(), first.queueId(),
+                    true);
+            return placed.isOk() ? placed.withDurability(durableAfterPlacing(endOffset(placed))) : placed;
         } catch (RejectedMessageException e) {
             return AppendResult.rejected(e.status(), e.getMessage());
         } finally {
@@ -130,7 +182,36 @@ final class StoreWriter {
         return encoded;
     }
 
-    private AppendResult write(EncodedMessage[] messages, int count, int totalBytes, String topic, int queueId,
+    /** Encodes and places one message; a refusal when it cannot be stored. Inside enter/exit. */
+    private AppendResult placeOne(MessageToStore message) {
+        try {
+            EncodedMessage encoded = encoder.encode(message);
+            single[0] = encoded;
+            return place(single, 1, encoded.recordBytes(), message.topic(), message.queueId(),
+                    takesQueueOffset(encoded.sysFlag()));
+        } catch (RejectedMessageException e) {
+            return AppendResult.rejected(e.status(), e.getMessage());
+        } finally {
+            single[0] = null;
+        }
+    }
+
+    /** Wakes the dispatcher and (SYNC_FLUSH) registers one flush waiter for everything below {@code endOffset}. */
+    private CompletableFuture<FlushStatus> durableAfterPlacing(long endOffset) {
+        dispatcher.wakeup();
+        return config.flushDiskType() == FlushDiskType.SYNC_FLUSH ? flusher.awaitDurable(endOffset)
+                : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
+    }
+
+    private static long endOffset(AppendResult placed) {
+        return placed.commitLogOffset() + placed.sizeBytes();
+    }
+
+    /**
+     * Takes queue offsets and writes the records; the result's durability is not set yet (the caller sets it once
+     * per turn with {@link #durableAfterPlacing}).
+     */
+    private AppendResult place(EncodedMessage[] messages, int count, int totalBytes, String topic, int queueId,
                                boolean takesOffset) {
         long queueOffset = takesOffset ? queueOffsets.take(topic, queueId, count) : 0;
         if (takesOffset && reservesOffsets) {
@@ -149,12 +230,8 @@ final class StoreWriter {
                     + config.mappedFileSizeCommitLog() + "-byte commit log segment under " + config.storePathRootDir());
         }
         gate.claim(WriteGate.Writer.OWN_APPENDS);
-        dispatcher.wakeup();
-        CompletableFuture<FlushStatus> durability = config.flushDiskType() == FlushDiskType.SYNC_FLUSH
-                ? flusher.awaitDurable(commitLogOffset + totalBytes)
-                : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
         return new AppendResult(AppendStatus.PUT_OK, commitLogOffset, queueOffset, count, totalBytes,
-                storeTimestamp, commitLog.storeHost(), durability, null);
+                storeTimestamp, commitLog.storeHost(), null, null);
     }
 
     /** Covers offsets [queueOffset, queueOffset + count) with a forced bound; a refusal when that fails. */

@@ -1,6 +1,8 @@
 package io.vrmq.store;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The child JVM of {@link ProcessCrashTest}: appends forever and prints, per message, a line the parent parses.
@@ -8,12 +10,16 @@ import java.nio.file.Path;
  * ASYNC_FLUSH: "FLUSHED count" after an explicit flush of the first {@code count} messages, then "SENT ..." lines
  * for appends that are not yet forced. A third argument {@value #SLOW_FORCES} pushes the interval forces and the
  * checkpoint out of the run (60 s), so the explicit flush is the last force: what a machine crash keeps at least.
+ * A third argument {@value #TURNS} appends {@value #TURN_MESSAGES} messages per writer turn
+ * ({@link MessageStore#appendEach}), as the broker's batching writer does, and reports each as above.
  */
 public final class CrashWriterMain {
     static final String TOPIC = "Crash";
     static final int QUEUES = 4;
     static final int FLUSH_POINT = 200;
     static final String SLOW_FORCES = "slowForces";
+    static final String TURNS = "turns";
+    static final int TURN_MESSAGES = 8;
 
     private CrashWriterMain() {
     }
@@ -27,24 +33,36 @@ public final class CrashWriterMain {
                     .with("flushIntervalConsumeQueueMs", 60_000);
         }
         MessageStore store = MessageStore.open(config);
-        for (int sequence = 0; ; sequence++) {
-            AppendResult result = store.append(TestStores.message(TOPIC, sequence % QUEUES, sequence, "t"));
-            if (result.status() != AppendStatus.PUT_OK) {
-                throw new IllegalStateException("append failed: " + result);
+        boolean inTurns = args.length > 2 && args[2].equals(TURNS);
+        for (int sequence = 0; ; sequence += inTurns ? TURN_MESSAGES : 1) {
+            List<MessageToStore> turn = new ArrayList<>();
+            for (int i = 0; i < (inTurns ? TURN_MESSAGES : 1); i++) {
+                turn.add(TestStores.message(TOPIC, (sequence + i) % QUEUES, sequence + i, "t"));
             }
-            String where = (sequence % QUEUES) + " " + result.queueOffset() + " " + result.commitLogOffset();
-            if (type == FlushDiskType.SYNC_FLUSH) {
-                if (result.durability().get() == FlushStatus.FLUSH_OK) {
-                    System.out.println("ACK " + where);
-                }
-            } else {
-                System.out.println("SENT " + where);
-                if (sequence + 1 == FLUSH_POINT) {
-                    store.flush();
-                    System.out.println("FLUSHED " + FLUSH_POINT);
-                }
+            List<AppendResult> results = inTurns ? store.appendEach(turn) : List.of(store.append(turn.get(0)));
+            for (int i = 0; i < results.size(); i++) {
+                report(store, type, sequence + i, results.get(i));
             }
-            System.out.flush();
         }
+    }
+
+    private static void report(MessageStore store, FlushDiskType type, int sequence, AppendResult result)
+            throws Exception {
+        if (result.status() != AppendStatus.PUT_OK) {
+            throw new IllegalStateException("append failed: " + result);
+        }
+        String where = (sequence % QUEUES) + " " + result.queueOffset() + " " + result.commitLogOffset();
+        if (type == FlushDiskType.SYNC_FLUSH) {
+            if (result.durability().get() == FlushStatus.FLUSH_OK) {
+                System.out.println("ACK " + where);
+            }
+        } else {
+            System.out.println("SENT " + where);
+            if (sequence + 1 == FLUSH_POINT) {
+                store.flush();
+                System.out.println("FLUSHED " + FLUSH_POINT);
+            }
+        }
+        System.out.flush();
     }
 }

@@ -46,6 +46,21 @@ class ProcessCrashTest {
         }
     }
 
+    /** The same with the writer taking many sends per turn ({@link MessageStore#appendEach}): one force per turn. */
+    @Test
+    void everyMessageAcknowledgedUnderSyncFlushInBatchedTurnsSurvivesASigkillWithNoOffsetGap(@TempDir Path dir)
+            throws Exception {
+        List<String[]> acks = runChildAndKill(dir, FlushDiskType.SYNC_FLUSH, "ACK ", ACKS_BEFORE_KILL,
+                CrashWriterMain.TURNS);
+
+        try (MessageStore store = MessageStore.open(TestStores.config(dir, FlushDiskType.SYNC_FLUSH))) {
+            assertFalse(store.recoveryReport().cleanShutdown(), "the abort file told recovery about the crash");
+            assertTrue(store.recoveryReport().damaged().isEmpty());
+            assertFound(store, acks);
+            assertNoGapInAnyQueue(store);
+        }
+    }
+
     @Test
     void underAsyncFlushEverythingBeforeAnExplicitFlushPointSurvivesASigkill(@TempDir Path dir) throws Exception {
         List<String[]> lines = runChildAndKill(dir, FlushDiskType.ASYNC_FLUSH, "SENT ",

@@ -2,6 +2,7 @@ package io.vrmq.broker.ha;
 
 import io.vertx.core.Context;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.net.NetServer;
 import io.vertx.core.net.NetServerOptions;
@@ -73,9 +74,19 @@ public final class HaServer {
     /**
      * SYNC_MASTER: completes when a slave has everything below {@code endOffset}. NOT_AVAILABLE at once when no slave
      * is connected or the nearest is more than haMaxGapNotInSync behind (RocketMQ's rule), TIMEOUT after slaveTimeout.
-     * Call on this server's context.
+     * Any thread: a call from another context (a send on one of several connection event loops) hops to this
+     * server's context, where the waiters live, and its future completes there.
      */
     public Future<SlaveAck> awaitSlave(long endOffset) {
+        if (Vertx.currentContext() != context) {
+            Promise<SlaveAck> ack = Promise.promise();
+            context.runOnContext(ignored -> awaitSlaveHere(endOffset).onComplete(ack));
+            return ack.future();
+        }
+        return awaitSlaveHere(endOffset);
+    }
+
+    private Future<SlaveAck> awaitSlaveHere(long endOffset) {
         if (connections.isEmpty() || endOffset - maxAckedOffset >= config.haMaxGapNotInSync()) {
             return Future.succeededFuture(SlaveAck.NOT_AVAILABLE);
         }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * their queue (then they are re-run at once) or their suspend timeout passes (then they are re-run once and answer
  * whatever they find, usually PULL_NOT_FOUND). A held pull costs a map entry and a timer, no thread.
  *
- * <p>Threads: the held pulls are confined to the owning verticle's event loop ({@code context}). The dispatcher
+ * <p>Threads: the held pulls are confined to the owning verticle's event loop ({@code context});
+ * {@link #holdOrAnswer} takes a pull from any thread there. The dispatcher
  * thread only records which queues advanced, in a concurrent map, and schedules one hop to the event loop; many
  * dispatches between two hops coalesce into one wake-up pass.
  */
@@ -62,6 +63,25 @@ public final class PullHoldService {
         long delayMs = Math.max(1, pull.deadlineMs() - System.currentTimeMillis());
         expiryTimers.put(pull, vertx.setTimer(delayMs, id -> expire(key, pull)));
         return true;
+    }
+
+    /**
+     * {@link #hold} from any thread: a pull that found nothing on one of several connection event loops is held on
+     * this service's context (one hop); {@code answerNow} runs there when it cannot be held. The held pull's wake-up
+     * then runs on this context too.
+     */
+    public void holdOrAnswer(HeldPull pull, Runnable answerNow) {
+        if (Vertx.currentContext() == context) {
+            if (!hold(pull)) {
+                answerNow.run();
+            }
+            return;
+        }
+        context.runOnContext(ignored -> {
+            if (!hold(pull)) {
+                answerNow.run();
+            }
+        });
     }
 
     /**

@@ -38,6 +38,10 @@ import java.util.Map;
  * A pull that finds nothing and may suspend is held by the {@link PullHoldService} until a message arrives in its
  * queue or its suspend timeout passes. On a slave, reads follow {@code slaveReadEnable} (see
  * {@link #suggestedBrokerId}); a slave never takes the offset a pull commits (its master's offsets are copied).
+ * <p>
+ * Threads: runs on the event loop of the pull's connection, one of {@code serverSelectorThreads}; what it touches is
+ * thread-safe ({@link BrokerContext}), and a pull to hold goes to the hold service's context
+ * ({@link PullHoldService#holdOrAnswer}), from where its re-run answers.
  */
 public final class PullMessageProcessor {
     private static final long MASTER_ID = 0;
@@ -82,15 +86,25 @@ public final class PullMessageProcessor {
                     // RocketMQ's slave: nothing here while the master lives, so send the consumer back there now.
                     code = ResponseCode.PULL_RETRY_IMMEDIATELY;
                 }
-                if (code == ResponseCode.PULL_NOT_FOUND && maySuspend && hold(request, pull, filter, reply)) {
-                    return;
+                HeldPull held = code == ResponseCode.PULL_NOT_FOUND && maySuspend
+                    ? heldPull(request, pull, filter, reply) : null;
+                int answerCode = code;
+                Runnable answerNow = () -> answerNow(request, pull, result, answerCode, suggestedBrokerId, reply);
+                if (held != null) {
+                    holds.holdOrAnswer(held, answerNow);   // the hold service may live on another event loop
+                } else {
+                    answerNow.run();
                 }
-                if (code == ResponseCode.SUCCESS) {
-                    broker.metrics().messagesPulled(pull.topic(), pull.consumerGroup(), result.messages().size(),
-                        result.totalBytes());
-                }
-                reply.complete(answer(request, result, code, suggestedBrokerId));
             });
+    }
+
+    private void answerNow(RemotingCommand request, PullRequest pull, GetMessageResult result, int code,
+                           long suggestedBrokerId, Promise<RemotingCommand> reply) {
+        if (code == ResponseCode.SUCCESS) {
+            broker.metrics().messagesPulled(pull.topic(), pull.consumerGroup(), result.messages().size(),
+                result.totalBytes());
+        }
+        reply.complete(answer(request, result, code, suggestedBrokerId));
     }
 
     /**
@@ -117,16 +131,16 @@ public final class PullMessageProcessor {
         return isSlow ? group.whichBrokerWhenConsumeSlowly() : group.brokerId();
     }
 
-    private boolean hold(RemotingCommand request, PullRequest pull, TagFilter filter,
-                         Promise<RemotingCommand> reply) {
+    /** The pull to hold until a message arrives or its wait ends, or null when it may not wait. */
+    private HeldPull heldPull(RemotingCommand request, PullRequest pull, TagFilter filter,
+                              Promise<RemotingCommand> reply) {
         long waitMs = broker.config().longPollingEnable() ? pull.suspendTimeoutMillis()
             : broker.config().shortPollingTimeMs();
         if (waitMs <= 0) {
-            return false;
+            return null;
         }
-        HeldPull held = new HeldPull(pull.topic(), pull.queueId(), pull.queueOffset(), filter,
+        return new HeldPull(pull.topic(), pull.queueId(), pull.queueOffset(), filter,
             System.currentTimeMillis() + waitMs, () -> readAndAnswer(request, pull, filter, false, reply));
-        return holds.hold(held);
     }
 
     private TagFilter filterFor(PullRequest pull) {

@@ -32,6 +32,10 @@ import java.util.Map;
  * store's writer thread and, unless the producer said WAIT=false, the reply waits for durability (SYNC_FLUSH) and,
  * on a SYNC_MASTER, for a slave's acknowledgement. A slave refuses them all. The reply to a timer message carries
  * its recall handle ({@link RecallHandle}).
+ * <p>
+ * Threads: runs on the event loop of the send's connection, one of {@code serverSelectorThreads}: the tables and
+ * routing it uses are thread-safe ({@link BrokerContext}), the append is handed to the store's single writer in the
+ * order this loop received the sends, and a wait for a slave hops to the HA side's context.
  */
 public final class SendMessageProcessor {
     private final BrokerContext broker;

@@ -2,6 +2,7 @@ package io.vrmq.remoting.transport;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.function.BiFunction;
 
 /**
  * Request code to processor. Built once at start-up, then only read (from every event loop), so a plain map that
@@ -32,6 +33,16 @@ public final class ProcessorTable {
     /** The check every request passes before its processor (also before an unknown code's refusal), or null. */
     public RequestGuard guard() {
         return guard;
+    }
+
+    /**
+     * This table with every processor replaced by {@code wrap.apply(code, processor)} and the same guard (to run some
+     * processors on another context, say).
+     */
+    public ProcessorTable mapProcessors(BiFunction<Integer, RequestProcessor, RequestProcessor> wrap) {
+        Map<Integer, RequestProcessor> wrapped = new HashMap<>();
+        processors.forEach((code, processor) -> wrapped.put(code, wrap.apply(code, processor)));
+        return new ProcessorTable(wrapped, guard);
     }
 
     /** A builder that starts with this table's processors and guard (to extend a table built elsewhere). */

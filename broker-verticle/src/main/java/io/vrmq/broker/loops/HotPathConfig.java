@@ -1,0 +1,45 @@
+package io.vrmq.broker.loops;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * How the broker spreads and hands over its hot path (keys in {@code broker-defaults.json}), two levers measured on
+ * and off with one jar (benchmark/RESULTS.md, "Levers"). Both are off by default (1 loop, one writer task per
+ * append, the broker as it was) until a quiet-machine run shows they pay:
+ *
+ * @param serverSelectorThreads     event loops serving the client connections of listenPort and the fast channel
+ *                                  (RocketMQ's NettyServerConfig name for its I/O threads, Apache's default 3); 1 puts
+ *                                  every connection on the broker's own event loop
+ * @param batchAppendsPerWriterTurn the store's writer takes every waiting send in one turn (one dispatcher wake-up,
+ *                                  one flush waiter, one hop back per event loop) instead of one task per append
+ * @param maxAppendsPerWriterTurn   at most this many sends stored together in one turn
+ */
+public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
+                            int maxAppendsPerWriterTurn) {
+    /** Above this the turn's results wait too long for the last appends of a big turn. */
+    static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
+    static final int MAX_SELECTOR_THREADS = 64;
+
+    public HotPathConfig {
+        require(serverSelectorThreads >= 1 && serverSelectorThreads <= MAX_SELECTOR_THREADS,
+            "serverSelectorThreads (1.." + MAX_SELECTOR_THREADS + ")", serverSelectorThreads);
+        require(maxAppendsPerWriterTurn >= 1 && maxAppendsPerWriterTurn <= MAX_APPENDS_PER_TURN_LIMIT,
+            "maxAppendsPerWriterTurn (1.." + MAX_APPENDS_PER_TURN_LIMIT + ")", maxAppendsPerWriterTurn);
+    }
+
+    public static HotPathConfig from(JsonObject json) {
+        return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
+            json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256));
+    }
+
+    /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */
+    public int appendsPerWriterTurn() {
+        return batchAppendsPerWriterTurn ? maxAppendsPerWriterTurn : 0;
+    }
+
+    private static void require(boolean holds, String setting, Object value) {
+        if (!holds) {
+            throw new IllegalArgumentException("invalid " + setting + ": " + value);
+        }
+    }
+}
