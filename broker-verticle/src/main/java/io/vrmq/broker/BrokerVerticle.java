@@ -351,8 +351,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
-        namesrvClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions().setConnectTimeout(3_000)
-            .setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true);
+        namesrvClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions(options)),
+            ClientTls.fallback(tls, options), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
             auth.outgoingSigner());
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
             context.role());

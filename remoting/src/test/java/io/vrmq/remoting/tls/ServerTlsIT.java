@@ -93,4 +93,44 @@ class ServerTlsIT {
                 test.completeNow();
             })));
     }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void aPlainClientWithTlsFallbackReachesAnEnforcingServerAndStaysOnTls(Vertx vertx, VertxTestContext test) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+        listen(vertx, "enforcing")
+            .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                .compose(first -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                    .compose(second -> client.connection(HOST + ":" + port).map(connection -> Map.of(
+                        "first", first.ext("echo"), "second", second.ext("echo"), "tls", connection.isSsl())))))
+            .onComplete(test.succeeding(answers -> test.verify(() -> {
+                assertEquals("yes", answers.get("first"), "the request that found out TLS is needed was not resent");
+                assertEquals("yes", answers.get("second"));
+                assertEquals(true, answers.get("tls"));
+                test.completeNow();
+            })));
+    }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void aPermissiveServerKeepsAPlainClientWithTlsFallbackOnPlain(Vertx vertx, VertxTestContext test) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+        listen(vertx, "permissive")
+            .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                .compose(answer -> client.connection(HOST + ":" + port).map(connection -> Map.of("echo",
+                    answer.ext("echo"), "tls", connection.isSsl()))))
+            .onComplete(test.succeeding(outcome -> test.verify(() -> {
+                assertEquals("yes", outcome.get("echo"));
+                assertEquals(false, outcome.get("tls"), "a permissive server was reached over TLS");
+                test.completeNow();
+            })));
+    }
 }
