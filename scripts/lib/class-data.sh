@@ -2,7 +2,7 @@
 #
 # Why: a JVM start spends most of its first second loading and verifying classes (Vert.x, Netty, Jackson, ours).
 # With the classes of an earlier run mapped from an archive, NameServer + Broker in one JVM route their first send
-# in about 0.9 s instead of about 1.9 s on this project's 2-core machine (benchmark/RESULTS.md, "Start time").
+# in about 1.3 s instead of about 2.1 s on this project's 2-core machine (benchmark/RESULTS.md, "Start time").
 # Java 17 has no -XX:+AutoCreateSharedArchive (Java 19+), so the first start after a build records the archive
 # when it exits and every later start maps it.
 #
