@@ -330,7 +330,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 bound.add(ConnectionLoops.listenOn(loop, main, config.bindAddress(), listenPort));
                 bound.add(ConnectionLoops.listenOn(loop, fast, config.bindAddress(), fastPort));
             }
-            return Future.all(bound).mapEmpty();
+            return Future.all(bound).<Void>mapEmpty().onSuccess(listening -> log.info(
+                "client connections served by {} event loop(s) (serverSelectorThreads)",
+                loops.size()));
         });
     }
 
