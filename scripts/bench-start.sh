@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Start time: from `scripts/start.sh` (NameServer + Broker in one JVM, the README's first command) to the first
 # GET_ROUTEINFO_BY_TOPIC that routes TBW102 to the broker, asked every 50 ms by the official 5.5.0 client
-# (benchmark/load AwaitRoute, started alongside, so its JVM start competes for the same cores as a real client's
-# would). Each round starts it twice on a fresh store: once without the class-data archive (VRMQ_CDS=0) and once
+# (benchmark/load AwaitRoute, started and polling before the server starts, so that its own JVM start is not
+# counted). Each round starts it twice on a fresh store: once without the class-data archive (VRMQ_CDS=0) and once
 # with it (scripts/lib/class-data.sh; recorded by a first, unmeasured start after the build), alternating which
 # goes first. Prints one line per start and the medians.
 #
@@ -63,14 +63,21 @@ start_once() {
         "$namesrv_port" $((namesrv_port + 69)) "$dir" > "$dir/namesrv.json"
     printf '{"listenPort": %d, "adminPort": %d, "namesrvAddr": "127.0.0.1:%d", "brokerIP1": "127.0.0.1", "storePathRootDir": "%s/store", "grpcListenPort": -1}\n' \
         "$broker_port" $((broker_port + 69)) "$namesrv_port" "$dir" > "$dir/broker.json"
+    # The client starts first and polls (its own JVM start is not the server's); the server once it polls.
+    java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
+        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 90 > "$dir/ready.out" 2>&1 &
+    local await_pid=$!
+    until grep -q '^WAITING ' "$dir/ready.out" 2>/dev/null; do
+        kill -0 "$await_pid" 2>/dev/null || { log "AwaitRoute ended:"; cat "$dir/ready.out" >&2; exit 1; }
+        sleep 0.05
+    done
+    sleep 0.5
     local start_ms
     start_ms="$(date +%s%3N)"
     VRMQ_CDS="$cds" JAVA_OPTS="-Xmx512m" "$ROOT/scripts/start.sh" \
         -namesrv-conf "$dir/namesrv.json" -broker-conf "$dir/broker.json" > "$dir/server.log" 2>&1 &
     SERVER_PID=$!
-    java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
-        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$SERVER_PID" \
-        > "$dir/ready.out" 2>&1 || { log "$label: not routed; log tail:"; tail -20 "$dir/server.log" >&2; exit 1; }
+    wait "$await_pid" || { log "$label: not routed; log tail:"; tail -20 "$dir/server.log" >&2; exit 1; }
     local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
     kill "$SERVER_PID"
     wait "$SERVER_PID" || true

@@ -60,6 +60,7 @@ public final class AwaitRoute {
     private static boolean await(NettyRemotingClient client, String namesrvAddr, String topic, String brokerAddr,
                                  long timeoutNanos, long pid) throws InterruptedException {
         long deadline = System.nanoTime() + timeoutNanos;
+        System.out.println("WAITING " + System.currentTimeMillis());   // started: a caller may start the servers now
         while (System.nanoTime() < deadline) {
             if (routes(client, namesrvAddr, topic, brokerAddr)) {
                 System.out.println("READY " + System.currentTimeMillis());
