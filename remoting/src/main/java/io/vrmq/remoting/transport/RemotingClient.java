@@ -22,8 +22,10 @@ import java.util.function.UnaryOperator;
  * opened again after it closes. Requests the peer sends us over these connections go to {@code processors}.
  * <p>With TLS fallback options, a plain connection that the server closes before answering anything (what a server in
  * TLS enforcing mode does with a plain first byte) makes this client use TLS for that address from then on, and the
- * request that found out is sent again over TLS: it never reached a request processor, so nothing runs twice. So
- * outgoing connections reach an enforcing server even when this role was not told to use TLS.
+ * request that found out is sent again over TLS (it reached no request processor of an enforcing server; after a
+ * crash at that moment it may have, as after any resend: remoting is at least once). So outgoing connections reach
+ * an enforcing server even when this role was not told to use TLS. A TLS connection chosen that way that does not
+ * open (the server came back in plain mode) turns the address back to plain, and that request is sent again too.
  * <p>Thread-safe: any thread may call it; {@link #invokeSync} refuses to run on an event loop.
  */
 public final class RemotingClient {
@@ -103,25 +105,49 @@ public final class RemotingClient {
     }
 
     public Future<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
+        return invoke(address, request, timeoutMs, tlsClient != null);
+    }
+
+    /** {@code mayRetry}: whether a refusal that says "the other transport" may switch it and resend, once. */
+    private Future<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs,
+                                           boolean mayRetry) {
         Future<RemotingConnection> opened = connection(address);
-        return opened.compose(connection -> connection.invoke(outgoing.apply(request), timeoutMs)
-            .recover(failure -> {
-                if (!isTlsRequired(address, connection, failure)) {
+        return opened.transform(connected -> {
+            if (connected.failed()) {
+                return mayRetry && isTlsRefused(address, connected.cause())
+                    ? invoke(address, request, timeoutMs, false) : Future.failedFuture(connected.cause());
+            }
+            RemotingConnection connection = connected.result();
+            return connection.invoke(outgoing.apply(request), timeoutMs).recover(failure -> {
+                if (!mayRetry || !isPlainRefused(address, connection, failure)) {
                     return Future.failedFuture(failure);
                 }
                 connections.remove(address, opened);
-                return invoke(address, request, timeoutMs);
-            }));
+                return invoke(address, request, timeoutMs, false);
+            });
+        });
     }
 
-    /** True once per address: its server closed our plain connection before any answer, so it wants TLS. */
-    private boolean isTlsRequired(String address, RemotingConnection connection, Throwable failure) {
-        if (tlsClient == null || !(failure instanceof ConnectionClosedException) || connection.hasReceived()
+    /** Our plain connection was closed before any answer (what an enforcing server does): use TLS from now on. */
+    private boolean isPlainRefused(String address, RemotingConnection connection, Throwable failure) {
+        if (!(failure instanceof ConnectionClosedException) || connection.hasReceived() || connection.isSsl()
             || !tlsAddresses.add(address)) {
             return false;
         }
         log.info("{} closed a plain connection before answering: it requires TLS; using TLS for it from now on",
             address);
+        return true;
+    }
+
+    /**
+     * A TLS connection we chose after such a refusal did not open for another reason than nobody listening: the
+     * server (restarted in plain mode, say; or it had merely crashed the first time) does not take TLS: plain again.
+     */
+    private boolean isTlsRefused(String address, Throwable failure) {
+        if (failure instanceof java.net.ConnectException || !tlsAddresses.remove(address)) {
+            return false;
+        }
+        log.info("{} refused a TLS connection ({}): plain for it again", address, failure.toString());
         return true;
     }
 
