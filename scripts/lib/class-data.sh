@@ -2,14 +2,14 @@
 #
 # Why: a JVM start spends most of its first second loading and verifying classes (Vert.x, Netty, Jackson, ours).
 # With the classes of an earlier run mapped from an archive, NameServer + Broker in one JVM route their first send
-# in about 0.9 s instead of about 1.9 s on this project's 2-core machine (benchmark/RESULTS.md, "Start time").
+# in about 1.3 s instead of about 2.1 s on this project's 2-core machine (benchmark/RESULTS.md, "Start time").
 # Java 17 has no -XX:+AutoCreateSharedArchive (Java 19+), so the first start after a build records the archive
 # when it exits and every later start maps it.
 #
 # Each recording JVM writes its own file (<jar>.<pid>.jsa): several processes of the same jar may start together
 # (scripts/controller-mode-group.sh) and one must not map a file another is still writing. A later start adopts
-# the newest recording whose process has ended (a rename, atomic) and deletes the rest. A jar newer than the
-# archive (a rebuild) makes a new recording. VRMQ_CDS=0 turns all of it off.
+# the newest recording whose process has ended (a rename, atomic; checked once by a JVM that must map it) and deletes
+# the rest. A jar newer than the archive (a rebuild) makes a new recording. VRMQ_CDS=0 turns all of it off.
 
 # class_data_flags <jar> <pid>: prints the flags (none when VRMQ_CDS=0) for the JVM that will run as <pid>: the
 # caller's own pid when it then execs java ($$ in a script, $BASHPID in a subshell).
@@ -31,7 +31,15 @@ class_data_flags() {
         fi
     done
     if [ -n "$newest" ]; then
-        if [ "$newest" -nt "$jar" ]; then mv -f "$newest" "$archive"; else rm -f "$newest"; fi
+        if [ "$newest" -nt "$jar" ]; then
+            mv -f "$newest" "$archive"
+            # A recording cut short (its JVM killed while writing) would otherwise stay, silently unused, until the
+            # next build: the JVM checks an archive at start, and -Xshare:on makes a bad one an error.
+            ( ulimit -c 0; java -Xshare:on -XX:SharedArchiveFile="$archive" -XX:ErrorFile=/dev/null -cp "$jar" \
+                -version > /dev/null 2>&1 ) || rm -f "$archive"
+        else
+            rm -f "$newest"
+        fi
     fi
     # -Xlog:cds=off: an archive from another JDK build is ignored (the JVM then loads classes as usual) without
     # a warning on every start.

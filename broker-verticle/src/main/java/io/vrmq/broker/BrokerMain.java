@@ -14,6 +14,8 @@ import io.vrmq.remoting.launch.RoleLauncher;
  */
 public final class BrokerMain {
     static final String DEFAULTS_RESOURCE = "broker-defaults.json";
+    /** {@code --instances N}: the broker's client connections on N event loops (RocketMQ's NettyServerConfig name). */
+    static final String INSTANCES_KEY = "serverSelectorThreads";
 
     private BrokerMain() {
     }
@@ -24,6 +26,6 @@ public final class BrokerMain {
         RoleLauncher.run(exit, args, DEFAULTS_RESOURCE, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))
                 .withMetrics(new MicrometerMetricsFactory(registry)),
-            config -> new BrokerVerticle(config, registry));
+            config -> new BrokerVerticle(config, registry), INSTANCES_KEY);
     }
 }

@@ -330,7 +330,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 bound.add(ConnectionLoops.listenOn(loop, main, config.bindAddress(), listenPort));
                 bound.add(ConnectionLoops.listenOn(loop, fast, config.bindAddress(), fastPort));
             }
-            return Future.all(bound).mapEmpty();
+            return Future.all(bound).<Void>mapEmpty().onSuccess(listening -> log.info(
+                "client connections served by {} event loop(s) (serverSelectorThreads)",
+                loops.size()));
         });
     }
 
@@ -351,8 +353,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {
-        namesrvClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions().setConnectTimeout(3_000)
-            .setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true);
+        namesrvClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions(options)),
+            ClientTls.fallback(tls, options), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
             auth.outgoingSigner());
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
             context.role());

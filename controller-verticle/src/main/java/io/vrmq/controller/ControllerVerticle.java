@@ -124,8 +124,9 @@ public final class ControllerVerticle extends VerticleBase implements Interrupti
         raft = new RaftNode(config, stateMachine, codec);
         TlsSettings tls = TlsSettings.from(settings);
         // 1008 goes over TLS to an enforcing broker and signed, so that a broker that authenticates takes it.
-        notifyClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions().setConnectTimeout(3_000)
-            .setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
+        NetClientOptions notifyOptions = new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true);
+        notifyClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions(notifyOptions)),
+            ClientTls.fallback(tls, notifyOptions), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
             ClientCredentials.signer(ClientCredentials.from(settings)));
         DecisionSequencer sequencer = new DecisionSequencer(context, raft, stateMachine, config.raftCommitTimeoutMs());
         elector = new MasterElector(sequencer, raft, stateMachine, liveTable, live,

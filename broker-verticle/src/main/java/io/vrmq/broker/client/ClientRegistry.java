@@ -22,11 +22,9 @@ import java.util.function.Predicate;
  * with a oneway NOTIFY_CONSUMER_IDS_CHANGED (40), so they rebalance at once.
  * <p>
  * A silent registration (no heartbeat for channelExpiredTimeout) is dropped on its own. Its connection is closed, as
- * Apache's broker closes a silent client's channel, only when nothing live is left on it and it never carried more
- * than one client id: a connection that several clients share (the broker's own gRPC endpoint, whose link carries
- * every gRPC client; an Apache proxy in cluster mode) stays open for the others, and its transport ends it if it
- * dies. The gRPC endpoint's link is never closed for silence, even while one client alone uses it
- * ({@link #keepOpen}). Thread-safe.
+ * Apache's broker closes a silent client's channel, only when nothing live is left on it: a connection that several
+ * clients share (an Apache proxy in cluster mode) stays open while any of them heartbeats. The broker's own gRPC
+ * endpoint's link, which carries every gRPC client, is never closed for silence ({@link #keepOpen}). Thread-safe.
  */
 public final class ClientRegistry {
     private static final Logger log = LoggerFactory.getLogger(ClientRegistry.class);
@@ -34,9 +32,6 @@ public final class ClientRegistry {
     private final Map<String, ConsumerGroupInfo> consumerGroups = new ConcurrentHashMap<>();
     private final Map<String, Map<RemotingConnection, ClientChannel>> producerGroups = new ConcurrentHashMap<>();
     private final Set<RemotingConnection> watched = ConcurrentHashMap.newKeySet();
-    /** Connections on which more than one client id has registered: shared by several clients, never expired. */
-    private final Map<RemotingConnection, String> firstClientIds = new ConcurrentHashMap<>();
-    private final Set<RemotingConnection> shared = ConcurrentHashMap.newKeySet();
     private volatile Predicate<RemotingConnection> isKeptOpen = connection -> false;
     private final LongSupplier clockMs;
     private final long channelExpiredTimeoutMs;
@@ -48,10 +43,6 @@ public final class ClientRegistry {
 
     public ClientChannel channel(String clientId, RemotingConnection connection, RemotingCommand request) {
         watch(connection);
-        String first = firstClientIds.putIfAbsent(connection, clientId);
-        if (first != null && !first.equals(clientId) && !connection.isClosed()) {
-            shared.add(connection);
-        }
         return new ClientChannel(clientId, request.language(), request.version(), connection, clockMs.getAsLong());
     }
 
@@ -148,7 +139,7 @@ public final class ClientRegistry {
             }
         }));
         for (RemotingConnection connection : touched) {
-            if (!shared.contains(connection) && !isKeptOpen.test(connection) && !isRegistered(connection)) {
+            if (!isKeptOpen.test(connection) && !isRegistered(connection)) {
                 log.warn("client at {} silent for over {} ms: closing", connection.remoteAddress(),
                     channelExpiredTimeoutMs);
                 connection.close();
@@ -169,8 +160,6 @@ public final class ClientRegistry {
 
     private void connectionClosed(RemotingConnection connection) {
         watched.remove(connection);
-        firstClientIds.remove(connection);
-        shared.remove(connection);
         producerGroups.values().forEach(members -> members.remove(connection));
         for (ConsumerGroupInfo group : consumerGroups.values()) {
             if (group.remove(connection)) {

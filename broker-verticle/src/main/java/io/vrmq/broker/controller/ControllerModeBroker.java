@@ -51,9 +51,9 @@ public final class ControllerModeBroker {
         AutoSwitchHaService ha = new AutoSwitchHaService(vertx, store, epochs, config.ha(), config.autoSwitch(),
             haTls);
         this.replication = new ControllerReplication(vertx, ha, role, config.ha().slaveSyncMetadataIntervalMs());
-        this.controllerClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions()
-            .setConnectTimeout(3_000).setTcpNoDelay(true)), config.limits(), ProcessorTable.empty(),
-            RemotingObserver.NONE, signer);
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000).setTcpNoDelay(true);
+        this.controllerClient = new RemotingClient(vertx, ClientTls.apply(tls, new NetClientOptions(options)),
+            ClientTls.fallback(tls, options), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE, signer);
     }
 
     public ControllerReplication replication() {

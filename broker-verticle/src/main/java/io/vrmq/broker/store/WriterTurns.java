@@ -127,8 +127,9 @@ final class WriterTurns {
         List<AppendResult> results;
         try {
             results = store.appendEach(messages);
-        } catch (RuntimeException e) {
-            // A broken invariant (a second writer): every caller of the turn gets the failure, as one task would.
+        } catch (Throwable e) {
+            // A broken invariant (a second writer), or an Error (a mapped-buffer fault on a full disk): every caller
+            // of the turn gets the failure, as one executeBlocking task would, rather than no answer at all.
             completeOnContexts(turn, null, e);
             return;
         }
@@ -142,7 +143,7 @@ final class WriterTurns {
     }
 
     /** One hop per distinct context of the turn; each context completes its own appends in turn order. */
-    private static void completeOnContexts(List<Append> turn, List<AppendResult> results, RuntimeException failure) {
+    private static void completeOnContexts(List<Append> turn, List<AppendResult> results, Throwable failure) {
         boolean[] isDone = new boolean[turn.size()];
         for (int first = 0; first < turn.size(); first++) {
             if (isDone[first]) {
@@ -181,7 +182,7 @@ final class WriterTurns {
             T result;
             try {
                 result = work.call();
-            } catch (Exception e) {
+            } catch (Throwable e) {     // as executeBlocking: an Error fails the caller's future too
                 context.runOnContext(ignored -> promise.fail(e));
                 return;
             }

@@ -67,14 +67,14 @@ public final class ClientRuntime {
             .setConnectTimeout((int) options.getRequestTimeoutMs())
             .setTcpNoDelay(true)
             .setReconnectAttempts(0);
-        if (options.isUseTLS()) {
-            netOptions.setSsl(true).setTrustAll(true).setHostnameVerificationAlgorithm("");
-        }
+        // Without useTLS, a server that requires TLS (enforcing) gets it anyway once it refused a plain connection.
+        NetClientOptions tlsOptions = new NetClientOptions(netOptions).setSsl(true).setTrustAll(true)
+            .setHostnameVerificationAlgorithm("");
         UnaryOperator<RemotingCommand> signer = options.hasCredentials()
             ? request -> RequestSignature.sign(request, options.getAccessKey(), options.getSecretKey())
             : UnaryOperator.identity();
-        this.remoting = new RemotingClient(vertx, netOptions, options.remotingLimits(), processors,
-            RemotingObserver.NONE, signer);
+        this.remoting = new RemotingClient(vertx, options.isUseTLS() ? tlsOptions : netOptions, tlsOptions,
+            options.remotingLimits(), processors, RemotingObserver.NONE, signer);
         this.nameServers = new NameServerClient(remoting, json, options.namesrvAddrList(),
             options.getRequestTimeoutMs());
         this.routes = new TopicRouteCache(nameServers);

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Our jars start through the Vert.x launcher: {@code java -jar vrmq-namesrv.jar -conf <file>} plus the launcher's
  * {@code -options} (Vert.x options as JSON: one event loop here, so no second event-loop thread ever logs), a clean
- * SIGTERM exit 0 after it; {@code --instances 2} and an option the launcher does not know stop the start with exit 1
+ * SIGTERM exit 0 after it; {@code --instances 2} spreads the broker's connections over two event loops and stops a
+ * NameServer's start with exit 1 (it has one table to serve), as an option the launcher does not know does
  * and a reason.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -60,6 +61,24 @@ class LauncherOptionsIT {
 
         String log = StopChecks.awaitFailedStart(nameServer, FAILED_START_TIMEOUT);
         assertTrue(log.contains("start failed: --instances 2"), "says why" + nameServer.describeLog());
+    }
+
+    @Test
+    void instancesSpreadTheBrokersConnectionsOverEventLoops() throws IOException {
+        int port = FreePorts.forBroker();
+        Path config = Files.writeString(dir.resolve("broker.json"), "{\"listenPort\": " + port
+            + ", \"brokerIP1\": \"127.0.0.1\", \"adminPort\": -1, \"grpcListenPort\": -1, \"storePathRootDir\": \""
+            + dir.resolve("store") + "\"}");
+        Path jar = Path.of(System.getProperty("vrmq.broker.jar", "../broker-verticle/target/vrmq-broker.jar"));
+        ChildJvm broker = ChildJvm.start("vrmq-broker-launcher", dir, List.of("-Xmx192m", "-XX:+UseSerialGC", "-jar",
+            jar.toAbsolutePath().toString(), "-conf", config.toString(), "--instances", "2"), Map.of());
+        children.add(broker);
+        broker.awaitLogLine("boot success", BOOT_TIMEOUT);
+
+        String log = broker.logSinceStart();
+        assertTrue(log.contains("served by 2 event loop(s)"), "--instances 2 applied" + broker.describeLog());
+        assertTrue(broker.stop(), "exits on SIGTERM" + broker.describeLog());
+        assertEquals(0, broker.exitCode(), "clean stop" + broker.describeLog());
     }
 
     @Test

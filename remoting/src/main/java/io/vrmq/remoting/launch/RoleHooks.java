@@ -22,8 +22,11 @@ import java.util.function.Supplier;
  * <ul>
  * <li>{@link #createVertxBuilder}: the role's builder (Micrometer metrics in the role's registry) over the options
  * from {@code -options}, with the file cache off (see {@link RoleLauncher#applyBaseOptions}).</li>
- * <li>{@link #beforeDeployingVerticle}: refuses {@code --instances} other than 1: each role owns its store, ports and
- * tables; a second instance in the same JVM could only fail on them.</li>
+ * <li>{@link #beforeDeployingVerticle}: {@code --instances N} is what Vert.x users ask for more event loops with. A
+ * role owns its store, ports and tables, so a second copy in the same JVM could only fail on them; a role that can
+ * spread its connections over event loops names the config key that does it ({@code instancesKey}: the broker's
+ * {@code serverSelectorThreads}), and N becomes that key's value unless a {@code -D} property of that name was given;
+ * the launcher then deploys the marker once. Other roles refuse N other than 1.</li>
  * <li>{@link #verticleSupplier} / {@link #afterVerticleDeployed}: the launcher deploys a {@link RoleGroup} marker at
  * once; the roles then start from the launcher's thread as deployments of their own, so that a stop undeploys them
  * one by one, last first, and the launcher's two-minute deployment limit never cuts a long store recovery short. The
@@ -40,11 +43,14 @@ final class RoleHooks implements VertxApplicationHooks {
     private final RoleSupervisor supervisor;
     private final Function<VertxOptions, VertxBuilder> vertxFactory;
     private final String roleNames;
+    private final String instancesKey;
     private volatile Vertx vertx;
     private volatile Throwable refusal;
 
+    /** @param instancesKey the config key {@code --instances} sets, or null: only 1 is accepted */
     RoleHooks(ProcessExit exit, RoleSupervisor supervisor, Function<VertxOptions, VertxBuilder> vertxFactory,
-              String roleNames) {
+              String roleNames, String instancesKey) {
+        this.instancesKey = instancesKey;
         this.exit = exit;
         this.supervisor = supervisor;
         this.vertxFactory = vertxFactory;
@@ -79,7 +85,16 @@ final class RoleHooks implements VertxApplicationHooks {
     @Override
     public void beforeDeployingVerticle(HookContext context) {
         int instances = context.deploymentOptions().getInstances();
-        if (instances != 1) {
+        if (instances != 1 && instancesKey != null && instances > 0) {
+            // The roles read their config after this hook, with -D properties over the file: the same path as
+            // -DserverSelectorThreads=N, so the value is checked (and refused, naming the key) like any other.
+            if (System.getProperty(instancesKey) == null) {
+                System.setProperty(instancesKey, Integer.toString(instances));
+            }
+            log.info("--instances {}: {} serves its client connections on {} event loops ({})", instances, roleNames,
+                System.getProperty(instancesKey), instancesKey);
+            context.deploymentOptions().setInstances(1);
+        } else if (instances != 1) {
             refusal = new IllegalArgumentException("--instances " + instances + ": " + roleNames + " must run as one "
                 + "instance per process (it owns its store, ports and tables); start more processes instead");
             throw new IllegalArgumentException(refusal.getMessage());

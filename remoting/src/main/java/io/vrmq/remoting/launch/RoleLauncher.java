@@ -45,7 +45,18 @@ public final class RoleLauncher {
     public static void run(ProcessExit exit, String[] args, String defaultsResource,
                            Function<VertxOptions, VertxBuilder> vertxFactory,
                            Function<JsonObject, Deployable> verticleFactory) {
-        run(exit, args, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)));
+        run(exit, args, defaultsResource, vertxFactory, verticleFactory, null);
+    }
+
+    /**
+     * The same, for a role that spreads its connections over event loops: {@code --instances N} sets its config
+     * key {@code instancesKey} to N (see {@link RoleHooks}).
+     */
+    public static void run(ProcessExit exit, String[] args, String defaultsResource,
+                           Function<VertxOptions, VertxBuilder> vertxFactory,
+                           Function<JsonObject, Deployable> verticleFactory, String instancesKey) {
+        run(exit, args, vertxFactory, List.of(new Role(defaultsResource, option(args, "conf"), verticleFactory)),
+            instancesKey);
     }
 
     /**
@@ -55,6 +66,11 @@ public final class RoleLauncher {
      */
     public static void run(ProcessExit exit, String[] launcherArgs, Function<VertxOptions, VertxBuilder> vertxFactory,
                            List<Role> roles) {
+        run(exit, launcherArgs, vertxFactory, roles, null);
+    }
+
+    private static void run(ProcessExit exit, String[] launcherArgs, Function<VertxOptions, VertxBuilder> vertxFactory,
+                            List<Role> roles, String instancesKey) {
         RoleSupervisor supervisor;
         try {
             supervisor = new RoleSupervisor(roles);
@@ -69,7 +85,7 @@ public final class RoleLauncher {
         List<String> names = roles.stream().map(Role::name).toList();
         log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
             ProcessHandle.current().pid(), names, supervisor.graceMs());
-        RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names));
+        RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names), instancesKey);
         int code = new Launcher(launcherArgs, hooks).launch();
         if (code == 0 || supervisor.isStopRequested()) {
             return;   // started (the supervisor reports a failed role start itself), or stopping already

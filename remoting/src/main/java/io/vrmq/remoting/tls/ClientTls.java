@@ -21,6 +21,14 @@ public final class ClientTls {
         return settings.isOutgoingTls() ? enable(settings, options) : options;
     }
 
+    /**
+     * TLS options for {@link io.vrmq.remoting.transport.RemotingClient}'s fallback to a server that requires TLS, or
+     * null when this role's connections use TLS anyway. A copy of {@code options}: they stay as they are.
+     */
+    public static NetClientOptions fallback(TlsSettings settings, NetClientOptions options) {
+        return settings.isOutgoingTls() ? null : enable(settings, new NetClientOptions(options));
+    }
+
     /** {@code options} with TLS on whatever the role's rule says (a link that decides for itself, e.g. HA). */
     public static NetClientOptions enable(TlsSettings settings, NetClientOptions options) {
         options.setSsl(true).setHostnameVerificationAlgorithm("");

@@ -51,6 +51,8 @@ public final class RemotingConnection {
     /** Requests read and not yet answered (one-way ones until their processor completes). */
     private final AtomicInteger requestsInProcess = new AtomicInteger();
     private volatile boolean isClosed;
+    /** Whether any frame came from the peer: a server that closes before one may want TLS ({@link RemotingClient}). */
+    private volatile boolean hasReceived;
     private volatile boolean isShuttingDown;
 
     private RemotingConnection(Vertx vertx, Context context, NetSocket socket, RemotingLimits limits,
@@ -95,6 +97,16 @@ public final class RemotingConnection {
 
     public boolean isClosed() {
         return isClosed;
+    }
+
+    /** Whether this connection runs over TLS. */
+    public boolean isSsl() {
+        return socket.isSsl();
+    }
+
+    /** Whether the peer has sent at least one frame over this connection. */
+    public boolean hasReceived() {
+        return hasReceived;
     }
 
     /** Completes once the connection has closed and its pending requests have failed. */
@@ -172,6 +184,7 @@ public final class RemotingConnection {
     }
 
     private void onFrame(Buffer frame) {
+        hasReceived = true;
         RemotingCommand command;
         try {
             command = CommandCodec.decode(frame, limits.maxHeaderBytes());

@@ -18,6 +18,8 @@ import io.vrmq.remoting.transport.RemotingServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -33,13 +35,21 @@ class ServerTlsIT {
     private static final RemotingLimits LIMITS = RemotingLimits.defaults();
 
     private static Future<Integer> listen(Vertx vertx, String mode) {
+        return listen(vertx, mode, 0, new ArrayList<>());
+    }
+
+    /** On {@code port} (0: any); the server is added to {@code servers}, to be closed by the test. */
+    private static Future<Integer> listen(Vertx vertx, String mode, int port, List<RemotingServer> servers) {
         TlsSettings settings = TlsSettings.from(new JsonObject().put(TlsSettings.SERVER_MODE, mode)
             .put(TlsSettings.CONFIG_FILE, ""));
         ProcessorTable processors = ProcessorTable.builder().register(ECHO, (connection, request) ->
             Future.succeededFuture(RemotingCommand.success(request, Map.of("echo", "yes"), null))).build();
-        return ServerTls.create(vertx, settings, "test").compose(tls -> new RemotingServer(vertx,
-            new NetServerOptions().setHost(HOST), LIMITS, 16, new AtomicInteger(), processors, RemotingObserver.NONE,
-            tls).listen(HOST, 0));
+        return ServerTls.create(vertx, settings, "test").compose(tls -> {
+            RemotingServer server = new RemotingServer(vertx, new NetServerOptions().setHost(HOST), LIMITS, 16,
+                new AtomicInteger(), processors, RemotingObserver.NONE, tls);
+            servers.add(server);
+            return server.listen(HOST, port);
+        });
     }
 
     private static RemotingClient client(Vertx vertx, boolean isTls) {
@@ -90,6 +100,70 @@ class ServerTlsIT {
             .onComplete(test.succeeding(outcome -> test.verify(() -> {
                 assertEquals("yes", outcome.get("plain"));
                 assertTrue((Boolean) outcome.get("tlsFailed"), "a TLS request got an answer");
+                test.completeNow();
+            })));
+    }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void aPlainClientWithTlsFallbackReachesAnEnforcingServerAndStaysOnTls(Vertx vertx, VertxTestContext test) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+        listen(vertx, "enforcing")
+            .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                .compose(first -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                    .compose(second -> client.connection(HOST + ":" + port).map(connection -> Map.of(
+                        "first", first.ext("echo"), "second", second.ext("echo"), "tls", connection.isSsl())))))
+            .onComplete(test.succeeding(answers -> test.verify(() -> {
+                assertEquals("yes", answers.get("first"), "the request that found out TLS is needed was not resent");
+                assertEquals("yes", answers.get("second"));
+                assertEquals(true, answers.get("tls"));
+                test.completeNow();
+            })));
+    }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void aPermissiveServerKeepsAPlainClientWithTlsFallbackOnPlain(Vertx vertx, VertxTestContext test) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+        listen(vertx, "permissive")
+            .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                .compose(answer -> client.connection(HOST + ":" + port).map(connection -> Map.of("echo",
+                    answer.ext("echo"), "tls", connection.isSsl()))))
+            .onComplete(test.succeeding(outcome -> test.verify(() -> {
+                assertEquals("yes", outcome.get("echo"));
+                assertEquals(false, outcome.get("tls"), "a permissive server was reached over TLS");
+                test.completeNow();
+            })));
+    }
+
+    @Test
+    @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
+    void anAddressTurnedToTlsGoesBackToPlainWhenItsServerNoLongerTakesTls(Vertx vertx, VertxTestContext test) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+        List<RemotingServer> enforcing = new ArrayList<>();
+        listen(vertx, "enforcing", 0, enforcing)
+            .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
+                .compose(overTls -> client.disconnect(HOST + ":" + port))
+                .compose(closed -> enforcing.get(0).shutdown(0))
+                .compose(closed -> listen(vertx, "disabled", port, new ArrayList<>()))
+                .compose(samePort -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000))
+                .compose(answer -> client.connection(HOST + ":" + port).map(connection -> Map.of("echo",
+                    answer.ext("echo"), "tls", connection.isSsl()))))
+            .onComplete(test.succeeding(outcome -> test.verify(() -> {
+                assertEquals("yes", outcome.get("echo"), "the plain server was not reached again");
+                assertEquals(false, outcome.get("tls"));
                 test.completeNow();
             })));
     }
