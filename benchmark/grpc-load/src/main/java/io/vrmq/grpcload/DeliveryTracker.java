@@ -1,5 +1,7 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.LatencyHistogram;
+
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;

@@ -1,5 +1,8 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.ProcessStats;
+
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;

@@ -1,5 +1,7 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.CommandLine;
+
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

@@ -1,5 +1,7 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.ProcessStats;
+
 /**
  * A local server process whose CPU time the tool splits by phase (start, end of the sends, end of the drain) and
  * whose memory it reads at the end, from /proc. A pid of 0 means none: every figure is then -1. Main thread only.

@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.CommandLine;
+
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,8 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.CommandLine;
+import io.vrmq.loadcommon.Json;
+
 import java.time.LocalTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;

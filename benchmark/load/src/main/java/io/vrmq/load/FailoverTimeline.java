@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.Json;
+
 import java.util.Locale;
 
 import org.apache.rocketmq.common.MixAll;

@@ -1,5 +1,8 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.ProcessStats;
+
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;

@@ -1,5 +1,10 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.CommandLine;
+import io.vrmq.loadcommon.Json;
+import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.ProcessStats;
+
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;

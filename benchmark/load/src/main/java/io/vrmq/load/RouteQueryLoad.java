@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.LatencyHistogram;
+
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Executors;

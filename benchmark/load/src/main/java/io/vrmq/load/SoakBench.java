@@ -1,5 +1,9 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.Json;
+import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.ProcessStats;
+
 import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Locale;

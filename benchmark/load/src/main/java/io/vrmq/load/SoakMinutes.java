@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.LatencyHistogram;
+
 import java.util.concurrent.atomic.AtomicLongArray;
 
 /**

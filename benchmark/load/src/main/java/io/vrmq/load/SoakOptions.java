@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.CommandLine;
+
 import java.util.Map;
 
 /**

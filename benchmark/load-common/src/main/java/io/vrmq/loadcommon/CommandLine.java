@@ -1,19 +1,19 @@
-package io.vrmq.load;
+package io.vrmq.loadcommon;
 
 import java.util.HashMap;
 import java.util.Map;
 
 /**
  * The load tools' command lines: {@code --name value} pairs, and the check that stops a tool with its usage text.
- * Shared by {@link BenchOptions} and {@link MessageLoadOptions}.
+ * Shared by the load tools of benchmark/load and benchmark/grpc-load.
  */
-final class CommandLine {
+public final class CommandLine {
 
     private CommandLine() {
     }
 
     /** The {@code --name value} pairs by name (without the dashes); a stray word stops with {@code usage}. */
-    static Map<String, String> parse(String[] args, String usage) {
+    public static Map<String, String> parse(String[] args, String usage) {
         Map<String, String> values = new HashMap<>();
         for (int i = 0; i < args.length; i += 2) {
             require(args[i].startsWith("--") && i + 1 < args.length, "expected --name value at '" + args[i] + "'",
@@ -23,7 +23,7 @@ final class CommandLine {
         return values;
     }
 
-    static void require(boolean condition, String message, String usage) {
+    public static void require(boolean condition, String message, String usage) {
         if (!condition) {
             throw new IllegalArgumentException(message + "\n" + usage);
         }

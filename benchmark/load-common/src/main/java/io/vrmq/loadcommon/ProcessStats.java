@@ -1,4 +1,4 @@
-package io.vrmq.grpcload;
+package io.vrmq.loadcommon;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -7,10 +7,8 @@ import java.nio.file.Path;
 /**
  * CPU time and memory of a local process (a broker under load, or this JVM) from Linux's /proc. Reads fail soft: a
  * process that is gone, or a system without /proc, gives -1 rather than stopping the benchmark.
- *
- * (A copy of benchmark/load's: that module's classpath carries the remoting client, this one only the SDK.)
  */
-final class ProcessStats {
+public final class ProcessStats {
 
     /** USER_HZ, the unit of utime and stime in /proc/<pid>/stat: 100 on every Linux architecture Java runs on. */
     private static final long CLOCK_TICKS_PER_SECOND = 100;
@@ -22,7 +20,7 @@ final class ProcessStats {
     }
 
     /** User + system CPU time the process used so far in ms (10 ms resolution), or -1. */
-    static long cpuMillis(String pid) {
+    public static long cpuMillis(String pid) {
         try {
             String stat = Files.readString(Path.of("/proc", pid, "stat"));
             String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
@@ -37,7 +35,7 @@ final class ProcessStats {
      * A size line of /proc/<pid>/status in KiB, or -1: {@code VmHWM} (peak resident set), {@code VmRSS} (resident
      * now), {@code RssAnon} (the anonymous part of it: heap, stacks, direct buffers; not mapped files).
      */
-    static long statusKib(String pid, String key) {
+    public static long statusKib(String pid, String key) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
                 if (line.startsWith(key + ":")) {

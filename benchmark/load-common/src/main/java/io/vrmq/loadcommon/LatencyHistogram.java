@@ -1,4 +1,4 @@
-package io.vrmq.grpcload;
+package io.vrmq.loadcommon;
 
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.atomic.LongAdder;
@@ -8,14 +8,12 @@ import java.util.concurrent.atomic.LongAdder;
  * (2 ms: exact, where loopback requests land), above that log-linear buckets of 1,024 per power of two (each within
  * 0.1 % of its values), up to hours. 28,672 counters, 230 KB. Percentiles are reported as the upper bound of the
  * bucket they fall in, so never below the true value. Thread-safe: the clients' callback threads record concurrently.
- *
- * (A copy of benchmark/load's: that module's classpath carries the remoting client, this one only the SDK.)
  */
-final class LatencyHistogram {
+public final class LatencyHistogram {
 
     private static final int SUB_BUCKET_BITS = 10;
     private static final int SUB_BUCKETS = 1 << SUB_BUCKET_BITS;
-    static final int EXACT_BELOW_MICROS = 2 * SUB_BUCKETS;
+    public static final int EXACT_BELOW_MICROS = 2 * SUB_BUCKETS;
     /** Latencies are clamped to 2^37 - 1 µs (38 hours): the highest bit a bucket index is computed for is 36. */
     private static final int MAX_BIT = 36;
     private static final long MAX_TRACKED_MICROS = (1L << (MAX_BIT + 1)) - 1;
@@ -24,27 +22,27 @@ final class LatencyHistogram {
     private final AtomicLongArray counts = new AtomicLongArray(BUCKET_COUNT);
     private final LongAdder recorded = new LongAdder();
 
-    void record(long latencyNanos) {
+    public void record(long latencyNanos) {
         recordMicros(latencyNanos / 1_000);
     }
 
-    void recordMicros(long micros) {
+    public void recordMicros(long micros) {
         counts.incrementAndGet(bucketOf(Math.min(Math.max(0, micros), MAX_TRACKED_MICROS)));
         recorded.increment();
     }
 
     /** Latencies recorded so far. */
-    long count() {
+    public long count() {
         return recorded.sum();
     }
 
     /** {@link #percentileMicros(double, long)} over everything recorded so far. */
-    long percentileMicros(double quantile) {
+    public long percentileMicros(double quantile) {
         return percentileMicros(quantile, count());
     }
 
     /** The latency in µs below or at which {@code quantile} (0..1) of the recorded requests fall; 0 when empty. */
-    long percentileMicros(double quantile, long recordedCount) {
+    public long percentileMicros(double quantile, long recordedCount) {
         if (recordedCount == 0) {
             return 0;
         }
@@ -59,7 +57,7 @@ final class LatencyHistogram {
         return MAX_TRACKED_MICROS;
     }
 
-    static int bucketOf(long micros) {
+    public static int bucketOf(long micros) {
         if (micros < EXACT_BELOW_MICROS) {
             return (int) micros;
         }
@@ -68,7 +66,7 @@ final class LatencyHistogram {
         return EXACT_BELOW_MICROS + (shift - 1) * SUB_BUCKETS + subBucket;
     }
 
-    static long upperBoundMicros(int bucket) {
+    public static long upperBoundMicros(int bucket) {
         if (bucket < EXACT_BELOW_MICROS) {
             return bucket;
         }
