@@ -38,8 +38,9 @@ import java.util.function.LongSupplier;
  * SLAVE_NOT_AVAILABLE; fenced (controller mode, ours), or brokerPermission without write unless
  * allowRecallWhenBrokerNotWriteable → SERVICE_NOT_AVAILABLE; unknown topic → TOPIC_NOT_EXIST; a handle that does not
  * decode, names another topic or another broker, or whose time is past (already delivered) or beyond
- * timerMaxDelaySec → ILLEGAL_OPERATION; a store refusal → SYSTEM_ERROR. SUCCESS carries msgId = the handle's message
- * id. Every answer carries MSG_REGION. Runs on the event loop; the append on the store's writer.
+ * timerMaxDelaySec → ILLEGAL_OPERATION; timerMaxHeldDeleteKeys recalls held (ours, {@link
+ * io.vrmq.broker.timer.TimerFlowControl}) → SYSTEM_BUSY; a store refusal → SYSTEM_ERROR. SUCCESS carries msgId = the
+ * handle's message id. Every answer carries MSG_REGION. Runs on the event loop; the append on the store's writer.
  */
 public final class RecallMessageProcessor {
     static final String RECALL_TAG = "_RECALL_TAG_";
@@ -96,6 +97,11 @@ public final class RecallMessageProcessor {
         long timeLeftMs = handle.timestampMs() - clockMs.getAsLong();
         if (timeLeftMs <= 0 || timeLeftMs >= TimerRouting.TIMER_MAX_DELAY_SEC * 1_000) {
             return illegal(request, "recall failed, timestamp invalid");
+        }
+        try {
+            broker.features().timerFlow().requireRecallAdmitted();
+        } catch (RemotingCommandException busy) {
+            return Future.succeededFuture(answer(request, busy.responseCode(), busy.getMessage(), null));
         }
         MessageToStore deleteRecord;
         try {

@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * repeats nothing; a crash repeats what was delivered after the last write (at-least-once).
  * <p>
  * Memory: every held message costs about 16 bytes of heap until it is delivered (at most timerMaxDelaySec ahead);
- * {@link TimerFlowControl} bounds how many are held per second and in all, refusing new timer sends beyond.
+ * {@link TimerFlowControl} bounds how many are held per second and in all, refusing new timer sends beyond, and how
+ * many recalled keys are held, refusing new recalls beyond.
  * Runs on the context that calls {@link #start()}; {@link #onDispatched} may be called from any thread.
  */
 public final class TimerMessageService {
@@ -189,6 +190,7 @@ public final class TimerMessageService {
                     mark.key(), mark.slotMs());
             }
         }
+        flowControl.deleteKeysHeld(index.deleteKeyCount());
         GetMessageStatus status = scanned.status();
         if (status == GetMessageStatus.OFFSET_OVERFLOW_BADLY || status == GetMessageStatus.OFFSET_TOO_SMALL) {
             log.warn("timer queue offset {} is outside the queue ({}); continuing at {}", scanOffset, status,
@@ -232,13 +234,14 @@ public final class TimerMessageService {
         }
         long slot = index.firstSlotMs();
         long[][] taken = index.peekFirst(DELIVER_BATCH);
-        Set<String> deleteKeys = index.firstDeleteKeys();
+        Set<String> deleteKeys = index.firstDeleteKeys();   // a view: no scan changes the index during this read
         return store.read(() -> readDue(taken[0], taken[1], now, deleteKeys))
             .compose(due -> writer.appendInOrder(due, () -> isStopped))
             .compose(handled -> {
                 if (handled > 0) {
                     index.removeFirst(handled);
                     flowControl.removed(slot, handled);
+                    flowControl.deleteKeysHeld(index.deleteKeyCount());
                     maxDeliveredSlotMs = Math.max(maxDeliveredSlotMs, slot);
                 }
                 if (handled < taken[0].length) {

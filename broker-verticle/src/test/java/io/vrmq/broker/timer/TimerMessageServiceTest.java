@@ -65,7 +65,7 @@ class TimerMessageServiceTest {
             StoreOptions.defaults().withClock(() -> Instant.ofEpochMilli(clockMs.get()))
                 .withTagsCodes(new ScheduleTagsCode(DelayLevels.parse("1s"))));
         StoreAccess store = new StoreAccess(vertx, opened, 1);
-        TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000);
+        TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
         TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
         TimerProgress.File progress = new TimerProgress.File(new JsonFile(vertx.fileSystem(),
             dir.resolve("timerProgress.json").toString()), new RemotingJson());
