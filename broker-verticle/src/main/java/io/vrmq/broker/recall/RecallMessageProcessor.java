@@ -38,8 +38,11 @@ import java.util.function.LongSupplier;
  * SLAVE_NOT_AVAILABLE; fenced (controller mode, ours), or brokerPermission without write unless
  * allowRecallWhenBrokerNotWriteable → SERVICE_NOT_AVAILABLE; unknown topic → TOPIC_NOT_EXIST; a handle that does not
  * decode, names another topic or another broker, or whose time is past (already delivered) or beyond
- * timerMaxDelaySec → ILLEGAL_OPERATION; a store refusal → SYSTEM_ERROR. SUCCESS carries msgId = the handle's message
- * id. Every answer carries MSG_REGION. Runs on the event loop; the append on the store's writer.
+ * timerMaxDelaySec → ILLEGAL_OPERATION; timerMaxHeldDeleteKeys recalls held (ours, {@link
+ * io.vrmq.broker.timer.TimerFlowControl}) → SYSTEM_BUSY; a SYNC_MASTER without enough in-sync replicas (controller
+ * mode) or a store refusal → SYSTEM_ERROR. SUCCESS carries msgId = the handle's message id. Every answer carries
+ * MSG_REGION. Runs on the event loop; the append on the store's writer; a SYNC_MASTER's wait for its slave hops to
+ * the HA side's context.
  */
 public final class RecallMessageProcessor {
     static final String RECALL_TAG = "_RECALL_TAG_";
@@ -97,6 +100,15 @@ public final class RecallMessageProcessor {
         if (timeLeftMs <= 0 || timeLeftMs >= TimerRouting.TIMER_MAX_DELAY_SEC * 1_000) {
             return illegal(request, "recall failed, timestamp invalid");
         }
+        try {
+            broker.features().timerFlow().requireRecallAdmitted();
+        } catch (RemotingCommandException busy) {
+            return Future.succeededFuture(answer(request, busy.responseCode(), busy.getMessage(), null));
+        }
+        if (broker.role().current().isSyncMaster() && !broker.replication().hasEnoughInSyncReplicas()) {
+            // RocketMQ's IN_SYNC_REPLICAS_NOT_ENOUGH, refused before storing; a recall answers it as any failed put
+            return Future.succeededFuture(answer(request, ResponseCode.SYSTEM_ERROR, EXECUTE_ERROR, null));
+        }
         MessageToStore deleteRecord;
         try {
             deleteRecord = deleteRecord(handle, producerGroup, bornHost(connection));
@@ -153,14 +165,27 @@ public final class RecallMessageProcessor {
             MessageProperties.format(properties), 0, nowMs, bornHost, 0, 0);
     }
 
-    /** SUCCESS once stored (waiting for the flush as a send does; a flush timeout is still SUCCESS, as in RocketMQ). */
+    /**
+     * SUCCESS once stored, waiting as a send does for the flush and, on a SYNC_MASTER, for a slave; a flush timeout,
+     * a slave timeout or no slave is still SUCCESS (RocketMQ's FLUSH_DISK_TIMEOUT, FLUSH_SLAVE_TIMEOUT and
+     * SLAVE_NOT_AVAILABLE answers of a recall).
+     */
     private Future<RemotingCommand> stored(RemotingCommand request, AppendResult result, RecallHandle handle) {
         if (!result.isOk()) {
             return Future.succeededFuture(answer(request, ResponseCode.SYSTEM_ERROR, EXECUTE_ERROR, null));
         }
         return broker.store().durability(result)
-            .map(flushed -> answer(request, ResponseCode.SUCCESS, null, handle.messageId()))
+            .transform(flushed -> slaveWait(result))
+            .map(replicated -> answer(request, ResponseCode.SUCCESS, null, handle.messageId()))
             .otherwise(error -> answer(request, ResponseCode.SUCCESS, null, handle.messageId()));
+    }
+
+    /** On a SYNC_MASTER: until a slave has the record (or the wait ends otherwise); at once elsewhere. */
+    private Future<Void> slaveWait(AppendResult result) {
+        if (!broker.role().current().isSyncMaster()) {
+            return Future.succeededFuture();
+        }
+        return broker.replication().awaitSlave(result.commitLogOffset() + result.sizeBytes()).mapEmpty();
     }
 
     private static Future<RemotingCommand> illegal(RemotingCommand request, String remark) {

@@ -18,14 +18,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *       rising from 0 to 1 (RocketMQ's rule, TimerMessageStore.isReject), or</li>
  *   <li>{@code timerMaxHeldMessages} are held in all (ours; about 16 bytes of heap each).</li>
  * </ul>
+ * A recall is refused with SYSTEM_BUSY when {@code timerMaxHeldDeleteKeys} recalled keys are held (ours: each is a
+ * message id kept in a set until its second is due, up to timerMaxDelaySec ahead; about 150 bytes of heap each).
  * The counts are of what the timer service has read from the timer queue, which trails the sends by moments: a burst
- * can pass a limit by what is in flight. Thread-safe: the service updates, send paths read.
+ * can pass a limit by what is in flight. Thread-safe: the service updates, send and recall paths read.
  *
  * @param congestNumEachSlot RocketMQ's timerCongestNumEachSlot
  * @param maxHeldMessages    held timer messages in all before every new one is refused
+ * @param maxHeldDeleteKeys  recalled keys held in all before every new recall is refused
  */
-public record TimerFlowControl(long congestNumEachSlot, long maxHeldMessages, Map<Long, AtomicLong> slots,
-                               AtomicLong held) {
+public record TimerFlowControl(long congestNumEachSlot, long maxHeldMessages, long maxHeldDeleteKeys,
+                               Map<Long, AtomicLong> slots, AtomicLong held, AtomicLong heldDeleteKeys) {
     public TimerFlowControl {
         if (congestNumEachSlot <= 0) {
             throw new IllegalArgumentException("invalid timerCongestNumEachSlot: " + congestNumEachSlot);
@@ -33,15 +36,28 @@ public record TimerFlowControl(long congestNumEachSlot, long maxHeldMessages, Ma
         if (maxHeldMessages <= 0) {
             throw new IllegalArgumentException("invalid timerMaxHeldMessages: " + maxHeldMessages);
         }
+        if (maxHeldDeleteKeys <= 0) {
+            throw new IllegalArgumentException("invalid timerMaxHeldDeleteKeys: " + maxHeldDeleteKeys);
+        }
     }
 
-    public static TimerFlowControl of(long congestNumEachSlot, long maxHeldMessages) {
-        return new TimerFlowControl(congestNumEachSlot, maxHeldMessages, new ConcurrentHashMap<>(), new AtomicLong());
+    public static TimerFlowControl of(long congestNumEachSlot, long maxHeldMessages, long maxHeldDeleteKeys) {
+        return new TimerFlowControl(congestNumEachSlot, maxHeldMessages, maxHeldDeleteKeys, new ConcurrentHashMap<>(),
+            new AtomicLong(), new AtomicLong());
     }
 
     public static TimerFlowControl from(JsonObject json) {
         return of(json.getLong("timerCongestNumEachSlot", 500_000L), json.getLong("timerMaxHeldMessages",
-            5_000_000L));
+            5_000_000L), json.getLong("timerMaxHeldDeleteKeys", 100_000L));
+    }
+
+    /** Recall path: refuses a new recall (its delete key would be held until due) when the limit says so. */
+    public void requireRecallAdmitted() {
+        long keys = heldDeleteKeys.get();
+        if (keys >= maxHeldDeleteKeys) {
+            throw new RemotingCommandException(ResponseCode.SYSTEM_BUSY, "recall is under flow control: " + keys
+                + " recalled timer messages held, timerMaxHeldDeleteKeys is " + maxHeldDeleteKeys);
+        }
     }
 
     /** Send path: refuses a new timer message for {@code slotMs} when the limits say so. */
@@ -85,13 +101,23 @@ public record TimerFlowControl(long congestNumEachSlot, long maxHeldMessages, Ma
         held.addAndGet(-count);
     }
 
+    /** Timer service: the recalled keys it holds now. */
+    void deleteKeysHeld(long count) {
+        heldDeleteKeys.set(count);
+    }
+
     /** Timer service start: the index is rebuilt from the queue, and counted again. */
     void reset() {
         slots.clear();
         held.set(0);
+        heldDeleteKeys.set(0);
     }
 
     public long heldCount() {
         return held.get();
+    }
+
+    public long heldDeleteKeyCount() {
+        return heldDeleteKeys.get();
     }
 }

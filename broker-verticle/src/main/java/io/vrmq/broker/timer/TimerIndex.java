@@ -1,6 +1,7 @@
 package io.vrmq.broker.timer;
 
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -10,7 +11,8 @@ import java.util.TreeMap;
  * The held timer messages not yet delivered, bucketed by slot (TIMER_OUT_MS, a whole second): slot → the entries'
  * queue offsets and commit-log offsets in two growable arrays, in the order they were scanned (ascending queue
  * offset). About 16 bytes per held message and one bucket per distinct second; no object per message. A bucket also
- * keeps the keys recalls cancelled in it ({@link TimerDeleteMark}), dropped with the bucket.
+ * keeps the keys recalls cancelled in it ({@link TimerDeleteMark}), dropped with the bucket; {@link #deleteKeyCount}
+ * counts them for {@link TimerFlowControl}.
  * Not thread-safe: owned by {@link TimerMessageService} on its context.
  */
 final class TimerIndex {
@@ -18,6 +20,7 @@ final class TimerIndex {
 
     private final TreeMap<Long, Bucket> buckets = new TreeMap<>();
     private long size;
+    private long deleteKeyCount;
 
     void add(long slotMs, long queueOffset, long commitLogOffset) {
         buckets.computeIfAbsent(slotMs, slot -> new Bucket()).add(queueOffset, commitLogOffset);
@@ -30,6 +33,11 @@ final class TimerIndex {
 
     long size() {
         return size;
+    }
+
+    /** Recalled keys held, over all slots. */
+    long deleteKeyCount() {
+        return deleteKeyCount;
     }
 
     /** Slot of the earliest held message; only when not empty. */
@@ -58,14 +66,20 @@ final class TimerIndex {
         if (bucket.deleteKeys == null) {
             bucket.deleteKeys = new HashSet<>();
         }
-        bucket.deleteKeys.add(key);
+        if (bucket.deleteKeys.add(key)) {
+            deleteKeyCount++;
+        }
         return true;
     }
 
-    /** The keys cancelled in the earliest slot (a copy; empty when none); only when not empty. */
+    /**
+     * The keys cancelled in the earliest slot (empty when none); only when not empty. A read-only view, not a copy:
+     * the caller may read it on another thread only while nothing changes this index (the service reads it while
+     * its turn waits for the read).
+     */
     Set<String> firstDeleteKeys() {
         Set<String> keys = buckets.firstEntry().getValue().deleteKeys;
-        return keys == null ? Set.of() : Set.copyOf(keys);
+        return keys == null ? Set.of() : Collections.unmodifiableSet(keys);
     }
 
     /** Forgets the {@code count} leading entries of the earliest slot (they were delivered). */
@@ -80,6 +94,7 @@ final class TimerIndex {
         size -= count;
         if (bucket.start == bucket.end) {
             buckets.pollFirstEntry();
+            deleteKeyCount -= bucket.deleteKeys == null ? 0 : bucket.deleteKeys.size();
         }
     }
 

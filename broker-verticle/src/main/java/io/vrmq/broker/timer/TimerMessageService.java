@@ -34,7 +34,8 @@ import java.util.function.LongSupplier;
  * repeats nothing; a crash repeats what was delivered after the last write (at-least-once).
  * <p>
  * Memory: every held message costs about 16 bytes of heap until it is delivered (at most timerMaxDelaySec ahead);
- * {@link TimerFlowControl} bounds how many are held per second and in all, refusing new timer sends beyond.
+ * {@link TimerFlowControl} bounds how many are held per second and in all, refusing new timer sends beyond, and how
+ * many recalled keys are held, refusing new recalls beyond.
  * Runs on the context that calls {@link #start()}; {@link #onDispatched} may be called from any thread.
  */
 public final class TimerMessageService {
@@ -56,10 +57,18 @@ public final class TimerMessageService {
     private final DueMessageWriter writer;
     private final LongSupplier clockMs;
     private final TimerFlowControl flowControl;
+    private final int maxScanPerTurn;
     private final TimerIndex index = new TimerIndex();
     private Context context;
     private TimerProgress loaded = TimerProgress.FIRST_START;
     private long scanOffset;
+    /**
+     * Every timer-queue entry stored before this instant has been read into the index: a slot is delivered only
+     * when its due time is not after it, so a recall stored before the due time is always seen first (RocketMQ's
+     * dequeue likewise never passes its enqueue). Moves to the scan's start when a scan reaches the queue's end,
+     * and to the newest scanned entry's store time while a backlog is read over several turns.
+     */
+    private long scannedThroughMs = Long.MIN_VALUE;
     private long rebuildEndOffset;
     private long maxDeliveredSlotMs;
     private long timerId = -1;
@@ -70,8 +79,9 @@ public final class TimerMessageService {
     private volatile boolean isStopped;
 
     TimerMessageService(Vertx vertx, StoreAccess store, TimerProgress.File progressFile, LongSupplier clockMs,
-                        TimerFlowControl flowControl) {
+                        TimerFlowControl flowControl, int maxScanPerTurn) {
         this.flowControl = flowControl;
+        this.maxScanPerTurn = maxScanPerTurn;
         this.vertx = vertx;
         this.store = store;
         this.progressFile = progressFile;
@@ -84,7 +94,8 @@ public final class TimerMessageService {
                                              TimerFlowControl flowControl) {
         TimerProgress.File file = new TimerProgress.File(new JsonFile(vertx.fileSystem(),
             storeRoot + "/config/timerProgress.json"), json);
-        return new TimerMessageService(vertx, store, file, System::currentTimeMillis, flowControl);
+        return new TimerMessageService(vertx, store, file, System::currentTimeMillis, flowControl,
+            MAX_SCAN_PER_TURN);
     }
 
     /** Loads progress and starts the rebuild scan. Call on the context the service is to run on. */
@@ -152,21 +163,23 @@ public final class TimerMessageService {
 
     /** Reads new entries into the index; true when there is more to scan than one turn takes. */
     private Future<Boolean> scan(int scannedThisTurn) {
-        if (isStopped || scannedThisTurn >= MAX_SCAN_PER_TURN) {
+        if (isStopped || scannedThisTurn >= maxScanPerTurn) {
             return Future.succeededFuture(!isStopped);
         }
         long from = scanOffset;
         long rebuildEnd = rebuildEndOffset;
         long deliveredSlot = loaded.deliveredSlotMs();
+        long readStartMs = clockMs.getAsLong();
         return store.read(() -> TimerQueueScan.read(store.store(), from, rebuildEnd, deliveredSlot))
             .compose(scanned -> {
-                apply(scanned);
+                apply(scanned, readStartMs);
                 return scanned.isCaughtUp() ? Future.succeededFuture(false)
                     : scan(scannedThisTurn + Math.max(1, scanned.count()));
             });
     }
 
-    private void apply(TimerQueueScan scanned) {
+    /** {@code readStartMs}: the clock before the read, so a read that found the queue's end saw all stored before. */
+    private void apply(TimerQueueScan scanned, long readStartMs) {
         for (int i = 0; i < scanned.count(); i++) {
             index.add(scanned.slots()[i], scanned.queueOffsets()[i], scanned.commitLogOffsets()[i]);
             flowControl.added(scanned.slots()[i]);
@@ -177,6 +190,7 @@ public final class TimerMessageService {
                     mark.key(), mark.slotMs());
             }
         }
+        flowControl.deleteKeysHeld(index.deleteKeyCount());
         GetMessageStatus status = scanned.status();
         if (status == GetMessageStatus.OFFSET_OVERFLOW_BADLY || status == GetMessageStatus.OFFSET_TOO_SMALL) {
             log.warn("timer queue offset {} is outside the queue ({}); continuing at {}", scanOffset, status,
@@ -185,6 +199,7 @@ public final class TimerMessageService {
         if (status != GetMessageStatus.NO_MESSAGE_IN_QUEUE && status != GetMessageStatus.NO_MATCHED_LOGIC_QUEUE) {
             scanOffset = scanned.nextOffset();
         }
+        scannedThroughMs = Math.max(scannedThroughMs, scanned.isCaughtUp() ? readStartMs : scanned.lastStoreMs());
         if (scanned.isCaughtUp() && scanOffset < rebuildEndOffset) {
             log.warn("timer queue ends at {} before the recorded scan offset {}; rebuild stops there", scanOffset,
                 rebuildEndOffset);
@@ -203,10 +218,15 @@ public final class TimerMessageService {
         });
     }
 
-    /** Delivers due slots in slot order, {@link #DELIVER_BATCH} messages per step, until none is due or a refusal. */
+    /**
+     * Delivers due slots in slot order, {@link #DELIVER_BATCH} messages per step, until none is due or a refusal. A
+     * slot is due when its end has come and the scan has read every entry stored before that end
+     * ({@link #scannedThroughMs}); with the scan caught up that is at once, behind a backlog it waits for the scan.
+     */
     private Future<Delivered> deliverDue(boolean hasDelivered, int deliveredThisTurn) {
         long now = clockMs.getAsLong();
-        if (isStopped || index.isEmpty() || TimerRouting.dueMs(index.firstSlotMs()) > now) {
+        if (isStopped || index.isEmpty()
+            || TimerRouting.dueMs(index.firstSlotMs()) > Math.min(now, scannedThroughMs)) {
             return Future.succeededFuture(new Delivered(hasDelivered, false, false));
         }
         if (deliveredThisTurn >= MAX_DELIVER_PER_TURN) {
@@ -214,13 +234,14 @@ public final class TimerMessageService {
         }
         long slot = index.firstSlotMs();
         long[][] taken = index.peekFirst(DELIVER_BATCH);
-        Set<String> deleteKeys = index.firstDeleteKeys();
+        Set<String> deleteKeys = index.firstDeleteKeys();   // a view: no scan changes the index during this read
         return store.read(() -> readDue(taken[0], taken[1], now, deleteKeys))
             .compose(due -> writer.appendInOrder(due, () -> isStopped))
             .compose(handled -> {
                 if (handled > 0) {
                     index.removeFirst(handled);
                     flowControl.removed(slot, handled);
+                    flowControl.deleteKeysHeld(index.deleteKeyCount());
                     maxDeliveredSlotMs = Math.max(maxDeliveredSlotMs, slot);
                 }
                 if (handled < taken[0].length) {

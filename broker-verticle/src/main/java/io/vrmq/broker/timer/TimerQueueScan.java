@@ -17,11 +17,15 @@ import java.util.List;
  * slot (the entry's tagsCode) of each held message, and the slot and key of each recall's delete record
  * ({@link TimerDeleteMark}: the only records read). Built on a store reader thread by {@link #read}; immutable after.
  *
- * @param nextOffset  where the next read starts
- * @param isCaughtUp  true when nothing more can be read now
+ * @param nextOffset   where the next read starts
+ * @param isCaughtUp   true when nothing more can be read now
+ * @param lastStoreMs  store timestamp of the last entry this read kept (a held message or a delete record), or
+ *                     {@link Long#MIN_VALUE} when it kept none: the queue is in store order, so every entry stored
+ *                     before it has been read by now
  */
 record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots, int count,
-                      List<DeleteMark> deleteMarks, long nextOffset, boolean isCaughtUp, GetMessageStatus status) {
+                      List<DeleteMark> deleteMarks, long nextOffset, boolean isCaughtUp, GetMessageStatus status,
+                      long lastStoreMs) {
     private static final int SCAN_BATCH = 256;
     private static final int SCAN_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -41,10 +45,12 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
         long[] slots = new long[size];
         int count = 0;
         List<DeleteMark> deleteMarks = new ArrayList<>(0);
+        FoundMessage last = null;
         for (FoundMessage found : result.messages()) {
             if (isRebuild && found.queueOffset() >= rebuildEndOffset) {
                 break;   // read again unfiltered: past rebuildEndOffset every entry is held
             }
+            last = found;
             String deleteKey = deleteKeyOf(found);
             if (deleteKey != null) {
                 deleteMarks.add(new DeleteMark(TimerDeleteMark.slotOf(found.tagsCode()), deleteKey));
@@ -59,8 +65,9 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
         if (isRebuild && next > rebuildEndOffset) {
             next = rebuildEndOffset;
         }
+        long lastStoreMs = last == null ? Long.MIN_VALUE : RecordReader.storeTimestamp(last.record(), 0);
         return new TimerQueueScan(queueOffsets, commitLogOffsets, slots, count, deleteMarks, next,
-            isCaughtUp(result.status()), result.status());
+            isCaughtUp(result.status()), result.status(), lastStoreMs);
     }
 
     /** The key a delete record cancels, or null for a held message. Reads the record only when the tagsCode says. */

@@ -50,8 +50,13 @@ final class HaTestBrokers implements AutoCloseable {
     }
 
     void startMaster(String role) {
+        startMaster(role, new JsonObject());
+    }
+
+    /** A master with {@code overrides} on top of the test configuration. */
+    void startMaster(String role, JsonObject overrides) {
         JsonObject config = TestBrokerRequests.config(root.resolve("master")).put("brokerRole", role)
-            .put("slaveReadEnable", true).put("adminPort", 0);
+            .put("slaveReadEnable", true).put("adminPort", 0).mergeIn(overrides);
         master = new BrokerVerticle(config);
         masterDeployment = vertx.deployVerticle(master).await();
     }

@@ -1,15 +1,20 @@
 package io.vrmq.broker.ha;
 
 import io.vertx.core.json.JsonObject;
+import io.vrmq.broker.recall.RecallHandle;
 import io.vrmq.remoting.protocol.RemotingCommand;
+import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -99,6 +104,38 @@ class MasterSlaveIT {
             brokers.await(() -> brokers.send(brokers.masterAddr(), 0, body(2)).code()
                 == ResponseCode.SLAVE_NOT_AVAILABLE, "sends still acknowledged by a stopped slave");
         }
+    }
+
+    /**
+     * RECALL_MESSAGE on a SYNC_MASTER waits for the slave as a send does, and answers SUCCESS without one (RocketMQ
+     * maps SLAVE_NOT_AVAILABLE and FLUSH_SLAVE_TIMEOUT of a recall to SUCCESS). A recall needs no held message.
+     */
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void syncMasterRecallWaitsForTheSlaveAndSucceedsWithoutOne(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("SYNC_MASTER", new JsonObject().put("recallMessageEnable", true));
+            brokers.createTopic(brokers.masterAddr(), 1);
+            RemotingCommand alone = recall(brokers, "NoSlave");
+            assertEquals(ResponseCode.SUCCESS, alone.code(), alone::remark);
+
+            brokers.startSlave(true);
+            brokers.awaitSlaveCaughtUp();
+            for (int i = 0; i < 10; i++) {
+                RemotingCommand recalled = recall(brokers, "M" + i);
+                assertEquals(ResponseCode.SUCCESS, recalled.code(), recalled::remark);
+                long endOffset = brokers.commitLogMaxOffset(brokers.masterAddr());
+                assertTrue(brokers.commitLogMaxOffset(brokers.slaveAddr()) >= endOffset,
+                    "a SYNC_MASTER answered recall " + i + " before its slave had the delete record");
+            }
+        }
+    }
+
+    private static RemotingCommand recall(HaTestBrokers brokers, String messageId) {
+        String timestamp = Long.toString(System.currentTimeMillis() + 60_000);
+        return brokers.call(brokers.masterAddr(), RequestCode.RECALL_MESSAGE, Map.of("producerGroup", "PG", "topic",
+            HaTestBrokers.TOPIC, "recallHandle", RecallHandle.build(HaTestBrokers.TOPIC, "broker-a", timestamp,
+                messageId)), null);
     }
 
     @Test

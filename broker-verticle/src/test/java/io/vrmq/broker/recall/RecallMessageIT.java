@@ -145,6 +145,35 @@ class RecallMessageIT {
             .onComplete(test.succeedingThenComplete());
     }
 
+    /**
+     * With timerMaxHeldDeleteKeys 1, once the timer holds one recalled key every further recall is SYSTEM_BUSY and
+     * stores nothing (the count trails the recalls by a scan, so recalls are repeated until it is reached).
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void recallsBeyondTimerMaxHeldDeleteKeysAreBusy(Vertx vertx, VertxTestContext test, @TempDir Path dir) {
+        long future = System.currentTimeMillis() + 60_000;
+        HeldMessageBroker.start(vertx, dir, ENABLED.copy().put("timerMaxHeldDeleteKeys", 1))
+            .compose(broker -> sendTimer(broker, "A", future)
+                .compose(sent -> broker.poll(() -> recall(broker, TOPIC, sent.ext("recallHandle")),
+                        answer -> answer.code() != ResponseCode.SUCCESS, WAIT_MS)
+                    .compose(busy -> timerQueueSize(broker).compose(sizeBefore -> recall(broker, TOPIC,
+                            sent.ext("recallHandle"))
+                        .compose(again -> timerQueueSize(broker).map(sizeAfter -> {
+                            test.verify(() -> {
+                                assertEquals(ResponseCode.SYSTEM_BUSY, busy.code(), busy.remark());
+                                assertEquals("recall is under flow control: 1 recalled timer messages held, "
+                                    + "timerMaxHeldDeleteKeys is 1", busy.remark());
+                                assertEquals("DefaultRegion", busy.ext(MessageConst.MSG_REGION));
+                                assertEquals(ResponseCode.SYSTEM_BUSY, again.code());
+                                assertEquals(sizeBefore, sizeAfter, "a busy recall stored a delete record");
+                            });
+                            return broker;
+                        })))))
+                .compose(HeldMessageBroker::stop))
+            .onComplete(test.succeedingThenComplete());
+    }
+
     private record Refusal(String topic, String handle, int code, String remark) {
     }
 

@@ -2,8 +2,11 @@ package io.vrmq.broker.timer;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.Set;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -61,6 +64,33 @@ class TimerIndexTest {
         }
         assertEquals(next - expected, index.size());
         assertEquals(expected, index.minQueueOffset(-1));
+    }
+
+    /**
+     * Recalled keys are counted once each, only in a slot that holds something, and dropped with their slot; the
+     * earliest slot's keys are a read-only view (no copy per delivery batch).
+     */
+    @Test
+    void deleteKeysAreCountedOnceAndDroppedWithTheirSlot() {
+        TimerIndex index = new TimerIndex();
+        index.add(1_000, 0, 0);
+        index.add(1_000, 1, 10);
+        index.add(2_000, 2, 20);
+        assertTrue(index.addDeleteKey(1_000, "A"));
+        assertTrue(index.addDeleteKey(1_000, "A"));
+        assertTrue(index.addDeleteKey(1_000, "B"));
+        assertTrue(index.addDeleteKey(2_000, "C"));
+        assertFalse(index.addDeleteKey(9_000, "D"), "nothing held in that slot");
+        assertEquals(3, index.deleteKeyCount());
+        assertEquals(Set.of("A", "B"), index.firstDeleteKeys());
+        assertThrows(UnsupportedOperationException.class, () -> index.firstDeleteKeys().add("X"));
+        index.removeFirst(1);
+        assertEquals(3, index.deleteKeyCount(), "the slot still holds a message");
+        index.removeFirst(1);
+        assertEquals(1, index.deleteKeyCount());
+        assertEquals(Set.of("C"), index.firstDeleteKeys());
+        index.removeFirst(1);
+        assertEquals(0, index.deleteKeyCount());
     }
 
     @Test
