@@ -61,6 +61,12 @@ class TruncationTest {
             assertEquals(TOPIC + "/0/5000/" + "x".repeat(0), TestStores.bodyText(read.messages().get(0).record()));
             assertTrue(store.queryMessage(TOPIC, "key-" + firstDropped, 4, 0, Long.MAX_VALUE).isEmpty(),
                     "the index entry of the dropped record now points at another record: not returned");
+            // The index is written after the consume queue entry the wait above saw: wait for it too.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (store.queryMessage(TOPIC, "key-5000", 4, 0, Long.MAX_VALUE).isEmpty()
+                    && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
             assertEquals(1, store.queryMessage(TOPIC, "key-5000", 4, 0, Long.MAX_VALUE).size());
         }
     }

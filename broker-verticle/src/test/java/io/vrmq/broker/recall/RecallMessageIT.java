@@ -127,7 +127,8 @@ class RecallMessageIT {
                     test.verify(() -> assertNull(level.ext("recallHandle"), "a delay level message has no handle"));
                     return sent;
                 }))
-            .compose(sent -> timerQueueSize(broker).compose(sizeBefore -> expectRefusals(broker, test, List.of(
+            .compose(sent -> timerQueueSizeAtLeast(vertx, broker, 1, 100).compose(sizeBefore -> expectRefusals(broker,
+                test, List.of(
                     new Refusal(TOPIC + "Unknown", sent.ext("recallHandle"), ResponseCode.TOPIC_NOT_EXIST,
                         "recall failed, the topic[" + TOPIC + "Unknown] not exist"),
                     new Refusal(TOPIC, "@@not a handle@@", ResponseCode.ILLEGAL_OPERATION, "recall handle is invalid"),
@@ -194,6 +195,14 @@ class RecallMessageIT {
 
     private static Future<Integer> timerQueueSize(HeldMessageBroker broker) {
         return broker.pull(TimerRouting.TIMER_TOPIC, 0, 0).map(List::size);
+    }
+
+    /** The timer queue's size once it holds {@code atLeast} entries (the dispatcher runs behind the append). */
+    private static Future<Integer> timerQueueSizeAtLeast(Vertx vertx, HeldMessageBroker broker, int atLeast,
+                                                         int attemptsLeft) {
+        return timerQueueSize(broker).compose(size -> size >= atLeast || attemptsLeft == 0
+            ? Future.succeededFuture(size)
+            : vertx.timer(50).compose(waited -> timerQueueSizeAtLeast(vertx, broker, atLeast, attemptsLeft - 1)));
     }
 
     private static Future<RemotingCommand> sendTimer(HeldMessageBroker broker, String uniqKey, long deliverAtMs) {
