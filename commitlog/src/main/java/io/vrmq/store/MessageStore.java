@@ -260,6 +260,14 @@ public final class MessageStore implements AutoCloseable {
     }
 
     /**
+     * Store time of the newest record with its ConsumeQueue and index entries ({@link Long#MIN_VALUE} before the
+     * first since the open): every record stamped before this millisecond has its entries. Any thread.
+     */
+    public long dispatchedStoreTimeMs() {
+        return dispatcher.dispatchedStoreTimeMs();
+    }
+
+    /**
      * Called with the new CommitLog min offset after retention deleted segments (on the store's scheduler thread;
      * must not block for long). Controller mode prunes its epoch file there. One listener; set it once.
      */

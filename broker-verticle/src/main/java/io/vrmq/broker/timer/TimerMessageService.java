@@ -65,8 +65,10 @@ public final class TimerMessageService {
     /**
      * Every timer-queue entry stored before this instant has been read into the index: a slot is delivered only
      * when its due time is not after it, so a recall stored before the due time is always seen first (RocketMQ's
-     * dequeue likewise never passes its enqueue). Moves to the scan's start when a scan reaches the queue's end,
-     * and to the newest scanned entry's store time while a backlog is read over several turns.
+     * dequeue likewise never passes its enqueue). Moves to the scan's start when a scan reaches the queue's end
+     * with the dispatcher caught up (to the dispatcher's newest store time when it is behind: a recall in the commit
+     * log but not yet in the timer queue must still be seen first), and to the newest scanned entry's store time
+     * while a backlog is read over several turns.
      */
     private long scannedThroughMs = Long.MIN_VALUE;
     private long rebuildEndOffset;
@@ -199,7 +201,9 @@ public final class TimerMessageService {
         if (status != GetMessageStatus.NO_MESSAGE_IN_QUEUE && status != GetMessageStatus.NO_MATCHED_LOGIC_QUEUE) {
             scanOffset = scanned.nextOffset();
         }
-        scannedThroughMs = Math.max(scannedThroughMs, scanned.isCaughtUp() ? readStartMs : scanned.lastStoreMs());
+        long readThroughMs = scanned.isCaughtUp() ? Math.min(readStartMs, scanned.dispatchedThroughMs())
+            : Long.MIN_VALUE;
+        scannedThroughMs = Math.max(scannedThroughMs, Math.max(readThroughMs, scanned.lastStoreMs()));
         if (scanned.isCaughtUp() && scanOffset < rebuildEndOffset) {
             log.warn("timer queue ends at {} before the recorded scan offset {}; rebuild stops there", scanOffset,
                 rebuildEndOffset);

@@ -22,10 +22,13 @@ import java.util.List;
  * @param lastStoreMs  store timestamp of the last entry this read kept (a held message or a delete record), or
  *                     {@link Long#MIN_VALUE} when it kept none: the queue is in store order, so every entry stored
  *                     before it has been read by now
+ * @param dispatchedThroughMs when the read started, every record stamped before this instant had its ConsumeQueue
+ *                     entry ({@link Long#MAX_VALUE}: every record in the commit log had): a read that reached the
+ *                     queue's end has seen the timer entries stored before it, not those still behind the dispatcher
  */
 record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots, int count,
                       List<DeleteMark> deleteMarks, long nextOffset, boolean isCaughtUp, GetMessageStatus status,
-                      long lastStoreMs) {
+                      long lastStoreMs, long dispatchedThroughMs) {
     private static final int SCAN_BATCH = 256;
     private static final int SCAN_MAX_BYTES = 64 * 1024 * 1024;
 
@@ -35,6 +38,7 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
      * from where every entry is new. Reader thread only.
      */
     static TimerQueueScan read(MessageStore store, long from, long rebuildEndOffset, long deliveredSlotMs) {
+        long dispatchedThroughMs = dispatchedThroughMs(store);
         boolean isRebuild = from < rebuildEndOffset;
         TagFilter filter = isRebuild ? slot -> slot > deliveredSlotMs : TagFilter.ALL;
         GetMessageResult result = store.getMessages(TimerRouting.TIMER_TOPIC, TimerRouting.TIMER_QUEUE_ID, from,
@@ -67,7 +71,21 @@ record TimerQueueScan(long[] queueOffsets, long[] commitLogOffsets, long[] slots
         }
         long lastStoreMs = last == null ? Long.MIN_VALUE : RecordReader.storeTimestamp(last.record(), 0);
         return new TimerQueueScan(queueOffsets, commitLogOffsets, slots, count, deleteMarks, next,
-            isCaughtUp(result.status()), result.status(), lastStoreMs);
+            isCaughtUp(result.status()), result.status(), lastStoreMs, dispatchedThroughMs);
+    }
+
+    /**
+     * Read before the queue: the commit log's end first, then the dispatcher's position, so "dispatched up to the
+     * end" covers every record stamped before the read. Behind, the dispatcher's newest store time bounds it (less
+     * its own millisecond, which may hold records not dispatched yet).
+     */
+    private static long dispatchedThroughMs(MessageStore store) {
+        long writtenEnd = store.getCommitLogMaxOffset();
+        long dispatchedStoreMs = store.dispatchedStoreTimeMs();
+        if (store.dispatchedOffset() >= writtenEnd) {
+            return Long.MAX_VALUE;
+        }
+        return dispatchedStoreMs == Long.MIN_VALUE ? Long.MIN_VALUE : dispatchedStoreMs - 1;
     }
 
     /** The key a delete record cancels, or null for a held message. Reads the record only when the tagsCode says. */

@@ -39,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * The timer service on a real store in a temp directory, with a clock the test moves (store and service share it):
- * what it delivers when its scan is behind the timer queue.
+ * what it delivers when its scan is behind the timer queue, or the queue behind the commit log.
  */
 @ExtendWith(VertxExtension.class)
 class TimerMessageServiceTest {
@@ -47,6 +47,8 @@ class TimerMessageServiceTest {
     /** More than one scan read (256 entries) between the held messages and the recall's delete record. */
     private static final int FILLERS = 300;
     private static final long WAIT_MS = 10_000;
+    /** How long a wrongly released slot gets to show: a turn takes well under a millisecond here. */
+    private static final long GATED_WINDOW_MS = 500;
 
     /**
      * Held messages A and B of one second, then a backlog of later timers, then the recall of A, all stored before
@@ -59,17 +61,12 @@ class TimerMessageServiceTest {
                                                                 @TempDir Path dir) {
         AtomicLong clockMs = new AtomicLong(System.currentTimeMillis() / 1_000 * 1_000);
         long deliverMs = clockMs.get() + 2_001;
-        MessageStore opened = MessageStore.open(StoreConfig.from(Map.of("storePathRootDir", dir.toString(),
-                "mappedFileSizeCommitLog", 4 * 1024 * 1024, "maxMessageSize", 1024 * 1024, "storeHost",
-                "127.0.0.1:10911")),
-            StoreOptions.defaults().withClock(() -> Instant.ofEpochMilli(clockMs.get()))
-                .withTagsCodes(new ScheduleTagsCode(DelayLevels.parse("1s"))));
+        MessageStore opened = open(dir, clockMs);
         StoreAccess store = new StoreAccess(vertx, opened, 1);
         TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
         TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
-        TimerProgress.File progress = new TimerProgress.File(new JsonFile(vertx.fileSystem(),
-            dir.resolve("timerProgress.json").toString()), new RemotingJson());
-        TimerMessageService service = new TimerMessageService(vertx, store, progress, clockMs::get, flow, 1);
+        TimerMessageService service = new TimerMessageService(vertx, store, progressFile(vertx, dir), clockMs::get,
+            flow, 1);
         Context context = vertx.getOrCreateContext();
 
         Future<?> stored = store.append(timer(routing, "A", deliverMs, false))
@@ -99,6 +96,76 @@ class TimerMessageServiceTest {
             })
             .eventually(() -> store.close())
             .onComplete(test.succeedingThenComplete());
+    }
+
+    /**
+     * Held message A, then its recall stored before A's second ends but held back from the ConsumeQueues (the
+     * confirm-offset gate stands in for a dispatcher running behind). When the second has ended the timer queue
+     * looks read to its end; the slot must still wait for the dispatcher, so A is never delivered.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void aDeleteRecordTheDispatcherHasNotReachedStillCancelsItsMessage(Vertx vertx, VertxTestContext test,
+                                                                        @TempDir Path dir) {
+        AtomicLong clockMs = new AtomicLong(System.currentTimeMillis() / 1_000 * 1_000);
+        long deliverMs = clockMs.get() + 2_001;
+        MessageStore opened = open(dir, clockMs);
+        StoreAccess store = new StoreAccess(vertx, opened, 1);
+        TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
+        TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
+        TimerMessageService service = new TimerMessageService(vertx, store, progressFile(vertx, dir), clockMs::get,
+            flow, 1_000);
+        Context context = vertx.getOrCreateContext();
+        opened.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeMs) ->
+            service.onDispatched(topic, queueId));   // as the broker wires it
+
+        store.append(timer(routing, "A", deliverMs, false))
+            .compose(a -> until(vertx, () -> opened.getMaxOffsetInQueue(TimerRouting.TIMER_TOPIC, 0) == 1))
+            .compose(dispatched -> onContext(context, service::start))
+            .compose(started -> until(vertx, () -> flow.heldCount() == 1))
+            .compose(held -> {
+                opened.setConfirmOffset(opened.getCommitLogMaxOffset());
+                opened.setDispatchGatedByConfirmOffset(true);
+                return store.append(timer(routing, "A", deliverMs, true));
+            })
+            .compose(recallStored -> {
+                clockMs.set(TimerRouting.dueMs(deliverMs / 1_000 * 1_000));
+                service.onDispatched(TimerRouting.TIMER_TOPIC, TimerRouting.TIMER_QUEUE_ID);
+                return delay(vertx, GATED_WINDOW_MS);   // time for a turn that would wrongly deliver A
+            })
+            .compose(gatedWindow -> {
+                test.verify(() -> assertEquals(1, flow.heldCount(), "A left the index before its recall was read"));
+                opened.setConfirmOffset(opened.getCommitLogMaxOffset());
+                opened.setDispatchGatedByConfirmOffset(false);
+                return until(vertx, () -> flow.heldCount() == 0
+                    && opened.dispatchedOffset() >= opened.getCommitLogMaxOffset());
+            })
+            .compose(done -> {
+                test.verify(() -> assertEquals(0, opened.getMaxOffsetInQueue(TOPIC, 0),
+                    "the recalled message was delivered"));
+                return onContext(context, service::stop);
+            })
+            .eventually(() -> store.close())
+            .onComplete(test.succeedingThenComplete());
+    }
+
+    private static MessageStore open(Path dir, AtomicLong clockMs) {
+        return MessageStore.open(StoreConfig.from(Map.of("storePathRootDir", dir.toString(),
+                "mappedFileSizeCommitLog", 4 * 1024 * 1024, "maxMessageSize", 1024 * 1024, "storeHost",
+                "127.0.0.1:10911")),
+            StoreOptions.defaults().withClock(() -> Instant.ofEpochMilli(clockMs.get()))
+                .withTagsCodes(new ScheduleTagsCode(DelayLevels.parse("1s"))));
+    }
+
+    private static TimerProgress.File progressFile(Vertx vertx, Path dir) {
+        return new TimerProgress.File(new JsonFile(vertx.fileSystem(), dir.resolve("timerProgress.json").toString()),
+            new RemotingJson());
+    }
+
+    private static Future<Void> delay(Vertx vertx, long ms) {
+        Promise<Void> done = Promise.promise();
+        vertx.setTimer(ms, id -> done.complete());
+        return done.future();
     }
 
     /** A timer message (or the recall of one) as the send and recall paths store it. */

@@ -51,6 +51,10 @@ public final class Dispatcher implements Runnable {
     private RecordScanner scanner;   // guarded by turn
     private volatile DispatchListener listener;
     private volatile long dispatchedOffset;
+    /** Store time of the newest dispatched record, published after its entries ({@link #dispatchedStoreTimeMs}). */
+    private volatile long dispatchedStoreTimeMs = Long.MIN_VALUE;
+    /** The same, for the record dispatched last in the running dispatch loop; published when the loop ends. */
+    private long lastDispatchedStoreTimeMs = Long.MIN_VALUE;
     private volatile boolean isGated;
     private volatile long confirmOffset;
     private volatile boolean running = true;
@@ -77,6 +81,16 @@ public final class Dispatcher implements Runnable {
     /** CommitLog offset below which every record has its ConsumeQueue and index entries. */
     public long dispatchedOffset() {
         return dispatchedOffset;
+    }
+
+    /**
+     * Store time of the newest record that has its ConsumeQueue and index entries, or {@link Long#MIN_VALUE} before
+     * the first. Store times rise with offsets (the writer never stamps one earlier than the last), so every record
+     * stamped before this millisecond has its entries; one of the same millisecond may not yet. Published once per
+     * dispatch loop, so it may lag {@link #dispatchedOffset}: a reader using it as a bound errs on the safe side.
+     */
+    public long dispatchedStoreTimeMs() {
+        return dispatchedStoreTimeMs;
     }
 
     /** The confirm offset the gate uses (kept whether or not the gate is on). */
@@ -168,6 +182,7 @@ public final class Dispatcher implements Runnable {
             dispatchedOffset = scanner.offset();
         }
         dispatchedOffset = Math.max(dispatchedOffset, Math.min(scanner.offset(), gateLimit));
+        dispatchedStoreTimeMs = lastDispatchedStoreTimeMs;
         return records;
     }
 
@@ -224,6 +239,7 @@ public final class Dispatcher implements Runnable {
             notifyListener(topic, queueId, queue.maxOffset(), tagsCode, storeTimestamp);
         }
         index.index(topic, properties, sysFlag, commitLogOffset, storeTimestamp);
+        lastDispatchedStoreTimeMs = storeTimestamp;
     }
 
     private void dispatchDamaged() {
