@@ -58,6 +58,8 @@
 #       in each round, as "vrmq-NAME", with FLAGS as its heap and GC flags, so one run measures JVM flags on the same
 #       jar, e.g. 'base=-Xmx512m;young64=-Xmx512m -XX:MaxNewSize=64m'; leading NAME=VALUE words of FLAGS are
 #       environment variables for that JVM, e.g. 'arenas2=MALLOC_ARENA_MAX=2 -Xmx512m')
+#       BOOT_TIMEOUT_SECONDS (120: how long a server may take to boot and be routed; Apache's pre-touched 8 GiB heap
+#       takes minutes on a loaded machine)
 #       NMT=1 (both brokers run with -XX:NativeMemoryTracking=summary; after the last phase `jcmd VM.native_memory
 #       summary` is saved in the work dir and the report adds a table of committed MiB per category)
 # Memory columns: anon RSS (RssAnon: heap, native, stacks: what the issue's memory target counts), file RSS
@@ -95,7 +97,7 @@ NMT="${NMT:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
-BOOT_TIMEOUT_SECONDS=120
+BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-120}"
 STOP_TIMEOUT_SECONDS=10
 VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
@@ -528,11 +530,11 @@ report() {
     summarize > "$WORK/summary"
     echo
     echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, $MASTER_ROLE" \
-        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave"), servers -Xmx$SERVER_HEAP;" \
+        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave");" \
         "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
         "$LIVE_RATE msgs/s; phases: $PHASES; ACL $([[ "$ACL" == 1 ]] && echo on || echo off)," \
         "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); JVM flags: $([[ "$APACHE_JVM" == same ]] \
-            && echo "-Xmx$SERVER_HEAP on every server" || echo "each side's defaults (APACHE_JVM=defaults)")" \
+            && echo "-Xmx$SERVER_HEAP on every server" || echo "each side's defaults (APACHE_JVM=defaults)");" \
         "${VRMQ_JVM_OPTS:+(ours also $VRMQ_JVM_OPTS) }$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk '
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
