@@ -4,11 +4,13 @@
 # (benchmark/load AwaitRoute, started and polling before the server starts, so that its own JVM start is not
 # counted). Each round starts it twice on a fresh store: once without the class-data archive (VRMQ_CDS=0) and once
 # with it (scripts/lib/class-data.sh; recorded by a first, unmeasured start after the build), alternating which
-# goes first. Prints one line per start and the medians.
+# goes first. Prints one line per start (with the server's CPU time until it was routed, user + system, the less
+# noisy figure on a shared machine) and the medians.
 #
 # Usage: scripts/bench-start.sh
 #   env ROUNDS (5)  SKIP_BUILD=1 (reuse built jars)  QUIET_WAIT_SECONDS (0: before each start, wait up to this
-#       long for other Maven builds to finish)
+#       long for other Maven builds to finish)  JAVA_OPTS (unset: scripts/start.sh's own defaults; set: these JVM
+#       flags instead, e.g. to compare a flag)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -74,16 +76,17 @@ start_once() {
     sleep 0.5
     local start_ms
     start_ms="$(date +%s%3N)"
-    VRMQ_CDS="$cds" JAVA_OPTS="-Xmx512m" "$ROOT/scripts/start.sh" \
+    VRMQ_CDS="$cds" "$ROOT/scripts/start.sh" \
         -namesrv-conf "$dir/namesrv.json" -broker-conf "$dir/broker.json" > "$dir/server.log" 2>&1 &
     SERVER_PID=$!
     wait "$await_pid" || { log "$label: not routed; log tail:"; tail -20 "$dir/server.log" >&2; exit 1; }
-    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
+    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms )) cpu_ms
+    cpu_ms="$(awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$SERVER_PID/stat")"
     kill "$SERVER_PID"
     wait "$SERVER_PID" || true
     SERVER_PID=""
-    log "$label: routed after $ready_ms ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    echo "$label $ready_ms"
+    log "$label: routed after $ready_ms ms, server CPU $cpu_ms ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    echo "$label $ready_ms $cpu_ms"
 }
 
 median() { sort -n | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
@@ -106,11 +109,14 @@ main() {
             start_once 0 "plain" >> "$results"
         fi
     done
-    local plain archive
+    local plain archive plain_cpu archive_cpu
     plain="$(awk '$1 == "plain" { print $2 }' "$results" | median)"
     archive="$(awk '$1 == "archive" { print $2 }' "$results" | median)"
+    plain_cpu="$(awk '$1 == "plain" { print $3 }' "$results" | median)"
+    archive_cpu="$(awk '$1 == "archive" { print $3 }' "$results" | median)"
     echo "start to routed, median of $ROUNDS: without the archive $plain ms, with it $archive ms" \
-        "(ratio $(awk -v a="$archive" -v p="$plain" 'BEGIN { printf "%.2f", a / p }'))"
+        "(ratio $(awk -v a="$archive" -v p="$plain" 'BEGIN { printf "%.2f", a / p }')); server CPU until routed:" \
+        "$plain_cpu ms without, $archive_cpu ms with${JAVA_OPTS:+ (JAVA_OPTS $JAVA_OPTS)}"
 }
 
 main "$@"

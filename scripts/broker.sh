@@ -8,10 +8,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/lib/class-data.sh"
+. "$root/scripts/lib/jvm-defaults.sh"
 jar="$root/broker-verticle/target/vrmq-broker.jar"
 if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
     echo "building $jar ..." >&2
     (cd "$root" && mvn -B -q -DskipTests -pl broker-verticle -am package)
 fi
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -jar "$jar" "$@"
+exec java ${JAVA_OPTS:-$VRMQ_BROKER_JVM_OPTS} $(class_data_flags "$jar" $$) -jar "$jar" "$@"

@@ -12,6 +12,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/lib/class-data.sh"
+. "$root/scripts/lib/jvm-defaults.sh"
 conf=""
 previous=""
 for argument in "$@"; do
@@ -41,7 +42,7 @@ if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
 fi
 if [ "$embedded" = "true" ]; then
     # shellcheck disable=SC2086
-    exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -cp "$jar" io.vrmq.standalone.NameServerWithControllerMain "$@"
+    exec java ${JAVA_OPTS:-$VRMQ_NAMESRV_JVM_OPTS} $(class_data_flags "$jar" $$) -cp "$jar" io.vrmq.standalone.NameServerWithControllerMain "$@"
 fi
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -jar "$jar" "$@"
+exec java ${JAVA_OPTS:-$VRMQ_NAMESRV_JVM_OPTS} $(class_data_flags "$jar" $$) -jar "$jar" "$@"

@@ -13,10 +13,11 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 . "$root/scripts/lib/class-data.sh"
+. "$root/scripts/lib/jvm-defaults.sh"
 jar="$root/standalone/target/vrmq-standalone.jar"
 if [ ! -f "$jar" ] || [ "${VRMQ_REBUILD:-0}" = "1" ]; then
     echo "building $jar ..." >&2
     (cd "$root" && mvn -B -q -DskipTests -pl standalone -am package)
 fi
 # shellcheck disable=SC2086
-exec java ${JAVA_OPTS:--Xmx512m} $(class_data_flags "$jar" $$) -jar "$jar" "$@"
+exec java ${JAVA_OPTS:-$VRMQ_STANDALONE_JVM_OPTS} $(class_data_flags "$jar" $$) -jar "$jar" "$@"

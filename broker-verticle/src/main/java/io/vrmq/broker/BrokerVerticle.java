@@ -187,8 +187,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
-            .compose(listening -> steps.run("starting the admin API", this::startAdmin))
-            .compose(listening -> steps.run("registering with the name servers", () -> startRegistration(topics)))
+            .compose(listening -> steps.run("registering with the name servers (the admin API starts beside)",
+                () -> registerBesideAdmin(topics)))
             .compose(registered -> steps.run("starting the broker's services", () -> {
                 startServices(offsets, clients, json, root, isControllerMode);
                 announce(brokerAddr, root);
@@ -342,14 +342,28 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         return grpcEndpoint.start();
     }
 
+    /**
+     * The first registration (what makes this broker routable: it listens and its store is open) and the admin API's
+     * start, side by side: a client's first send does not wait for the admin API. The admin address goes to the
+     * NameServers (for their console) with a second registration, sent once both are done so that it arrives after
+     * the first one, which has no address and would otherwise make the NameServer forget it until the next period.
+     */
+    private Future<Void> registerBesideAdmin(TopicConfigTable topics) {
+        Future<Void> registered = startRegistration(topics);
+        Future<Integer> adminStarted = startAdmin();
+        return Future.all(registered, adminStarted).compose(both -> {
+            if (adminStarted.result() == BrokerAdminServer.DISABLED_PORT || isStopping) {
+                return Future.succeededFuture();
+            }
+            registrar.announceAdminAddr(adminServer.announcedAddr());
+            return registrar.registerAll().mapEmpty();
+        });
+    }
+
     private Future<Integer> startAdmin() {
         adminServer = new BrokerAdminServer(vertx, context, registry, System.currentTimeMillis(), auth.admin())
             .withRoutes(grpcEndpoint::mountAdminRoutes).withHttps(tls, AdminHttps.isEnabled(rawConfig));
-        return adminServer.start().onSuccess(port -> {
-            if (port != BrokerAdminServer.DISABLED_PORT) {
-                registrar.announceAdminAddr(adminServer.announcedAddr());
-            }
-        });
+        return adminServer.start();
     }
 
     private void createRegistrar(TopicConfigTable topics, RemotingJson json, BrokerIdentity identity) {

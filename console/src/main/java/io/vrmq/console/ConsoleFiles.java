@@ -1,19 +1,19 @@
 package io.vrmq.console;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.net.URI;
+import java.net.JarURLConnection;
 import java.net.URISyntaxException;
 import java.net.URL;
-import java.nio.file.FileSystem;
-import java.nio.file.FileSystemAlreadyExistsException;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Collections;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.jar.JarEntry;
+import java.util.jar.JarFile;
 import java.util.stream.Stream;
 
 /**
@@ -45,22 +45,21 @@ public final class ConsoleFiles {
 
     /** Reads every file under the webroot. Blocking. */
     public static ConsoleFiles load() {
-        URL index = ConsoleFiles.class.getClassLoader().getResource(ConsoleResources.WEBROOT + "/" + INDEX);
+        return load(ConsoleFiles.class.getClassLoader());
+    }
+
+    /** Reads every file under the webroot of {@code loader}'s classpath. Blocking. */
+    static ConsoleFiles load(ClassLoader loader) {
+        URL index = loader.getResource(ConsoleResources.WEBROOT + "/" + INDEX);
         if (index == null) {
             throw new IllegalStateException("console files missing: no " + ConsoleResources.WEBROOT + "/" + INDEX
                 + " on the classpath");
         }
         try {
-            URI uri = index.toURI();
-            if (!"jar".equals(uri.getScheme())) {
-                return new ConsoleFiles(readAll(Path.of(uri).getParent()));
+            if ("jar".equals(index.getProtocol())) {
+                return new ConsoleFiles(readAll(index));
             }
-            try (FileSystem jar = FileSystems.newFileSystem(uri, Map.of())) {
-                return new ConsoleFiles(readAll(jar.provider().getPath(uri).getParent()));
-            } catch (FileSystemAlreadyExistsException e) {
-                // Another reader has the jar open: read through its file system, which is theirs to close.
-                return new ConsoleFiles(readAll(FileSystems.getFileSystem(uri).provider().getPath(uri).getParent()));
-            }
+            return new ConsoleFiles(readAll(Path.of(index.toURI()).getParent()));
         } catch (IOException e) {
             throw new UncheckedIOException("reading the console files from " + index, e);
         } catch (URISyntaxException e) {
@@ -80,6 +79,31 @@ public final class ConsoleFiles {
     /** The loaded paths, relative to the webroot ("index.html", "js/main.js", ...). */
     public Set<String> paths() {
         return filesByPath.keySet();
+    }
+
+    /**
+     * The webroot's entries of the jar that holds {@code index}. Through a {@link JarFile}, not a zip file system: the
+     * JDK shares one parsed central directory among the JarFiles of a file, and the class loader has parsed it
+     * already, whereas a zip file system parses all of it again (the standalone jar has some 20,000 entries: tens of
+     * milliseconds of every start, for each role with an admin API).
+     */
+    private static Map<String, File> readAll(URL index) throws IOException {
+        JarURLConnection connection = (JarURLConnection) index.openConnection();
+        connection.setUseCaches(false);   // a JarFile of our own, closed here
+        String prefix = ConsoleResources.WEBROOT + "/";
+        Map<String, File> files = new TreeMap<>();
+        try (JarFile jar = connection.getJarFile()) {
+            for (JarEntry entry : (Iterable<JarEntry>) jar.stream()::iterator) {
+                if (entry.isDirectory() || !entry.getName().startsWith(prefix)) {
+                    continue;
+                }
+                String relative = entry.getName().substring(prefix.length());
+                try (InputStream in = jar.getInputStream(entry)) {
+                    files.put(relative, new File(in.readAllBytes(), contentTypeOf(relative)));
+                }
+            }
+        }
+        return files;
     }
 
     private static Map<String, File> readAll(Path root) throws IOException {

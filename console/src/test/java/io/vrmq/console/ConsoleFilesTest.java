@@ -1,9 +1,18 @@
 package io.vrmq.console;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -39,6 +48,32 @@ class ConsoleFilesTest {
         assertNull(files.find("/js/../../pom.xml"));
         assertNull(files.find("/no-such-file.js"));
         assertNull(files.find("/js"));
+    }
+
+    /** Inside a jar (how the servers run) only the webroot's files are read, by their paths under it. */
+    @Test
+    void filesAreReadFromAJarUnderTheWebroot(@TempDir Path dir) throws IOException {
+        Path jar = dir.resolve("with-console.jar");
+        try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar))) {
+            put(out, "io/vrmq/Other.class", "not served");
+            out.putNextEntry(new JarEntry(ConsoleResources.WEBROOT + "/js/"));   // a directory: not a file
+            out.closeEntry();
+            put(out, ConsoleResources.WEBROOT + "/index.html", "<html></html>");
+            put(out, ConsoleResources.WEBROOT + "/js/pages/a.js", "export const a = 1;");
+        }
+        try (URLClassLoader loader = new URLClassLoader(new URL[] {jar.toUri().toURL()}, null)) {
+            ConsoleFiles fromJar = ConsoleFiles.load(loader);
+            assertEquals(Set.of("index.html", "js/pages/a.js"), fromJar.paths());
+            assertEquals("export const a = 1;", new String(fromJar.find("/js/pages/a.js").bytes(),
+                StandardCharsets.UTF_8));
+            assertEquals("text/html; charset=utf-8", fromJar.find("/").contentType());
+        }
+    }
+
+    private static void put(JarOutputStream out, String name, String text) throws IOException {
+        out.putNextEntry(new JarEntry(name));
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+        out.closeEntry();
     }
 
     @Test

@@ -17,6 +17,7 @@ import io.vrmq.namesrv.auth.NamesrvWriteGuard;
 import io.vrmq.namesrv.kv.KvConfigStore;
 import io.vrmq.namesrv.metrics.NameServerMetrics;
 import io.vrmq.namesrv.processor.BrokerRegistrationProcessor;
+import io.vrmq.namesrv.processor.JsonWarmUp;
 import io.vrmq.namesrv.processor.KvConfigProcessor;
 import io.vrmq.namesrv.processor.NamesrvConfigProcessor;
 import io.vrmq.namesrv.processor.RouteQueryProcessor;
@@ -78,7 +79,13 @@ public final class NameServerVerticle extends VerticleBase {
         KvConfigStore kvConfig = new KvConfigStore(vertx.fileSystem(), config.kvConfigPath());
         NameServerMetrics metrics = new NameServerMetrics(registry, routes);
         ProcessorTable processors = processors(json, kvConfig);
-        return kvConfig.load()
+        // On a worker beside the start (unordered: the admin API's blocking reads must not queue behind it), so the
+        // first registration finds its JSON codecs built.
+        Future<Void> codecsWarm = vertx.executeBlocking(() -> {
+            JsonWarmUp.run(json);
+            return null;
+        }, false);
+        Future<Void> serving = kvConfig.load()
             .compose(loaded -> ServerTls.create(vertx, tls, "NameServer"))
             .compose(serverTls -> {
                 remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true)
@@ -90,7 +97,8 @@ public final class NameServerVerticle extends VerticleBase {
                 remotingPort = port;
                 settings.boundListenPort(port);
                 return startAdmin(json);
-            })
+            });
+        return Future.all(serving, codecsWarm)
             .onSuccess(started -> {
                 scanTimer = vertx.setPeriodic(settings.scanNotActiveBrokerIntervalMs(), id -> scanNotActiveBrokers());
                 settings.onScanIntervalChange(intervalMs -> vertx.runOnContext(ignored -> {
