@@ -28,12 +28,15 @@ public final class ChildJvm implements AutoCloseable {
     private static final Duration SIGNAL_COMMAND_TIMEOUT = Duration.ofSeconds(5);
     private static final long LOG_POLL_INTERVAL_MS = 50;
     private static final int LOG_TAIL_LINES = 80;
+    /** Log lines that took longer than this after the launch are reported, to show what child starts cost. */
+    private static final long REPORTED_WAIT_MS = 1_000;
 
     private final String name;
     private final Process process;
     private final Path logFile;
     /** Bytes the log already had when this process started: a restart appends to the same file. */
     private final long logStartBytes;
+    private final long launchedNanos = System.nanoTime();
 
     private ChildJvm(String name, Process process, Path logFile, long logStartBytes) {
         this.name = name;
@@ -43,7 +46,8 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java <javaArguments>} in {@code workDir}, output to {@code workDir/<name>.log}.
+     * Starts {@code java <javaArguments>} in {@code workDir}, output to {@code workDir/<name>.log}; a child started from
+     * one of our jars shares its classes' data with the other children of that jar ({@link ClassDataArchives}).
      *
      * @param environment variables added to this JVM's environment for the child
      */
@@ -51,6 +55,8 @@ public final class ChildJvm implements AutoCloseable {
                                  Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        List<String> archiveOptions = ClassDataArchives.optionsFor(javaArguments);
+        command.addAll(archiveOptions);
         command.addAll(javaArguments);
         Path logFile = workDir.resolve(name + ".log");
         try {
@@ -61,7 +67,9 @@ public final class ChildJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().putAll(environment);
             long logStartBytes = Files.exists(logFile) ? Files.size(logFile) : 0;
-            return new ChildJvm(name, builder.start(), logFile, logStartBytes);
+            ChildJvm child = new ChildJvm(name, builder.start(), logFile, logStartBytes);
+            ClassDataArchives.launched(javaArguments, archiveOptions, child);
+            return child;
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + command, e);
         }
@@ -87,6 +95,10 @@ public final class ChildJvm implements AutoCloseable {
                 throw new AssertionError(name + " did not log '" + fragment + "' within " + timeout + describeLog());
             }
             pause(pollIntervalMs);
+        }
+        long sinceLaunchMs = (System.nanoTime() - launchedNanos) / 1_000_000;
+        if (sinceLaunchMs > REPORTED_WAIT_MS) {
+            System.out.println(name + " logged '" + fragment + "' " + sinceLaunchMs + " ms after its launch");
         }
     }
 
