@@ -58,7 +58,7 @@ class BrokerExpiryIT {
     static void startNameServerWithDefaultExpiry() throws Exception {
         nameServer = resources.nameServer(dir.resolve("namesrv"), NameServerSettings.defaults(dir.resolve("namesrv")));
         admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
     }
 
     @Test
@@ -69,7 +69,7 @@ class BrokerExpiryIT {
         RunningNameServer shortExpiry = resources.nameServer(shortExpiryDir, NameServerSettings.defaults(shortExpiryDir)
             .withExpiry(SHORT_SCAN_INTERVAL_MS, SHORT_EXPIRED_TIME_MS));
         DefaultMQAdminExt shortExpiryAdmin = OfficialClients.admin(shortExpiry.address());
-        resources.closeLater(shortExpiryAdmin::shutdown);
+        resources.closeClientLater(shortExpiryAdmin::shutdown);
         HandRegisteredBroker silent = resources.closeLater(HandRegisteredBroker.register(shortExpiry.address(),
             CLUSTER, "broker-silent", List.of("CompatTopicOfSilentBroker")));
         assertTrue(isListed(shortExpiryAdmin, silent.brokerName()), "listed right after registering");

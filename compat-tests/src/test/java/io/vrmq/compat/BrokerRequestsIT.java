@@ -64,7 +64,7 @@ class BrokerRequestsIT {
     static void startNameServerAndClient() {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
         client = OfficialClients.remotingClient();
-        resources.closeLater(client::shutdown);
+        resources.closeClientLater(client::shutdown);
     }
 
     @Test
@@ -97,7 +97,7 @@ class BrokerRequestsIT {
 
         assertEquals(ResponseCode.SUCCESS, response.getCode(), response.toString());
         DefaultMQAdminExt admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         QueueData routed = admin.examineTopicRouteInfo(topic).getQueueDatas().get(0);
         assertEquals(registered.brokerName(), routed.getBrokerName());
         assertEquals(2, routed.getWriteQueueNums());

@@ -65,7 +65,7 @@ class CodecInteropIT {
         resources.closeLater(HandRegisteredBroker.register(nameServer.address(), "CompatCodecCluster", BROKER,
             List.of(TOPIC)));
         client = OfficialClients.remotingClient();
-        resources.closeLater(client::shutdown);
+        resources.closeClientLater(client::shutdown);
     }
 
     @Test

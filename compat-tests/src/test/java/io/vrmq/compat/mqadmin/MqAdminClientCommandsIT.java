@@ -49,8 +49,9 @@ class MqAdminClientCommandsIT {
     private static final String BROKER_NAME = "broker-mqadmin-clients";
     private static final int MESSAGE_COUNT = 12;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(30);
-    /** The push consumer commits offsets every 5 s (persistConsumerOffsetInterval). */
+    /** The push consumers here commit their offsets every second (persistConsumerOffsetInterval, default 5 s). */
     private static final Duration OFFSET_COMMIT_TIMEOUT = Duration.ofSeconds(30);
+    private static final int OFFSET_COMMIT_INTERVAL_MS = 1_000;
 
     @RegisterExtension
     static final CompatResources resources = new CompatResources();
@@ -266,7 +267,7 @@ class MqAdminClientCommandsIT {
             (MessageListenerConcurrently) (messages, context) -> {
                 received.add(consumerGroup, messages);
                 return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
-            }, unstarted -> { });
+            }, unstarted -> unstarted.setPersistConsumerOffsetInterval(OFFSET_COMMIT_INTERVAL_MS));
         Topics.awaitOwnedQueues(started, consumedTopic, Topics.AUTO_CREATED_QUEUE_COUNT);
         return started;
     }
