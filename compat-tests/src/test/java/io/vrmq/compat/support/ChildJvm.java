@@ -46,8 +46,7 @@ public final class ChildJvm implements AutoCloseable {
     }
 
     /**
-     * Starts {@code java <javaArguments>} in {@code workDir}, output to {@code workDir/<name>.log}; a child started from
-     * one of our jars shares its classes' data with the other children of that jar ({@link ClassDataArchives}).
+     * Starts {@code java <javaArguments>} in {@code workDir}, output to {@code workDir/<name>.log}.
      *
      * @param environment variables added to this JVM's environment for the child
      */
@@ -55,8 +54,6 @@ public final class ChildJvm implements AutoCloseable {
                                  Map<String, String> environment) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        List<String> archiveOptions = ClassDataArchives.optionsFor(javaArguments);
-        command.addAll(archiveOptions);
         command.addAll(javaArguments);
         Path logFile = workDir.resolve(name + ".log");
         try {
@@ -67,9 +64,7 @@ public final class ChildJvm implements AutoCloseable {
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
             builder.environment().putAll(environment);
             long logStartBytes = Files.exists(logFile) ? Files.size(logFile) : 0;
-            ChildJvm child = new ChildJvm(name, builder.start(), logFile, logStartBytes);
-            ClassDataArchives.launched(javaArguments, archiveOptions, child);
-            return child;
+            return new ChildJvm(name, builder.start(), logFile, logStartBytes);
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + name + ": " + command, e);
         }
