@@ -133,7 +133,7 @@ class BrokerRequestsIT {
     }
 
     private static HandRegisteredBroker register(String brokerName, String topic) throws Exception {
-        return resources.closeLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, brokerName,
+        return resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, brokerName,
             List.of(topic)));
     }
 

@@ -62,7 +62,7 @@ class CodecInteropIT {
     @BeforeAll
     static void startNameServerWithARegisteredTopic() throws Exception {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
-        resources.closeLater(HandRegisteredBroker.register(nameServer.address(), "CompatCodecCluster", BROKER,
+        resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(), "CompatCodecCluster", BROKER,
             List.of(TOPIC)));
         client = OfficialClients.remotingClient();
         resources.closeClientLater(client::shutdown);

@@ -65,12 +65,12 @@ class MessageTraceIT {
     private static final Duration TRACE_TIMEOUT = Duration.ofSeconds(45);
     /**
      * The dispatcher sends a trace message once it holds traceMsgBatchNum records (default 10), else 5 s after its
-     * last send. Each client here traces one message: the batch is what that message makes, so records go at once
-     * and in the same trace messages as with the default: a producer's Pub alone, a transactional producer's Pub
-     * with its EndTransaction, a consumer's SubBefore with its SubAfter.
+     * last send. Each client here traces one message, so its records go at once: a producer's Pub (and a
+     * transactional producer's EndTransaction) each alone, a consumer's SubBefore with its SubAfter in one trace
+     * message, as they go with the default when both come within the 5 s.
      */
     private static final int PRODUCER_TRACE_BATCH = 1;
-    private static final int PAIRED_TRACE_BATCH = 2;
+    private static final int CONSUMER_TRACE_BATCH = 2;
     private static final int SEND_TIMEOUT_MS = 15_000;
 
     @RegisterExtension
@@ -116,7 +116,7 @@ class MessageTraceIT {
         producer.setNamesrvAddr(bed.namesrvAddr());
         producer.setInstanceName(OfficialClients.uniqueInstanceName("trace-tx"));
         producer.setSendMsgTimeout(SEND_TIMEOUT_MS);
-        producer.setTraceMsgBatchNum(PAIRED_TRACE_BATCH);
+        producer.setTraceMsgBatchNum(PRODUCER_TRACE_BATCH);
         producer.setTransactionListener(new TransactionListener() {
             @Override
             public LocalTransactionState executeLocalTransaction(Message message, Object arg) {
@@ -158,7 +158,7 @@ class MessageTraceIT {
         consumer.setNamesrvAddr(bed.namesrvAddr());
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("trace-consumer"));
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
-        consumer.setTraceMsgBatchNum(PAIRED_TRACE_BATCH);
+        consumer.setTraceMsgBatchNum(CONSUMER_TRACE_BATCH);
         consumer.subscribe(topic, "TagT");
         consumer.setMessageListener((MessageListenerConcurrently) (messages, context) -> {
             received.add(consumerGroup, messages);

@@ -80,8 +80,9 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
      * everything registered later and before everything registered earlier. Each official client's shutdown ends
      * by waiting out its remoting event thread's 3 s poll; one after another that was 3 s per client.
      */
-    public void closeClientLater(AutoCloseable shutdown) {
-        closeLater(new ClientShutdown(shutdown));
+    public <T extends AutoCloseable> T closeClientLater(T client) {
+        closeLater(new ClientShutdown(client));
+        return client;
     }
 
     @Override
