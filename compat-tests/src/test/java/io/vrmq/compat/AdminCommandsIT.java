@@ -63,13 +63,13 @@ class AdminCommandsIT {
     @BeforeAll
     static void startNameServerWithARegisteredBroker() throws Exception {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
-        resources.closeLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, BROKER,
+        resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, BROKER,
             List.of(TOPIC, TOPIC_TO_DELETE, TOPIC_TO_DELETE_IN_CLUSTER)));
         admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         clientApi = admin.getDefaultMQAdminExtImpl().getMqClientInstance().getMQClientAPIImpl();
         remotingClient = OfficialClients.remotingClient();
-        resources.closeLater(remotingClient::shutdown);
+        resources.closeClientLater(remotingClient::shutdown);
     }
 
     @Test

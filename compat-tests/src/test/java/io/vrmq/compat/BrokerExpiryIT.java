@@ -58,7 +58,7 @@ class BrokerExpiryIT {
     static void startNameServerWithDefaultExpiry() throws Exception {
         nameServer = resources.nameServer(dir.resolve("namesrv"), NameServerSettings.defaults(dir.resolve("namesrv")));
         admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
     }
 
     @Test
@@ -69,8 +69,8 @@ class BrokerExpiryIT {
         RunningNameServer shortExpiry = resources.nameServer(shortExpiryDir, NameServerSettings.defaults(shortExpiryDir)
             .withExpiry(SHORT_SCAN_INTERVAL_MS, SHORT_EXPIRED_TIME_MS));
         DefaultMQAdminExt shortExpiryAdmin = OfficialClients.admin(shortExpiry.address());
-        resources.closeLater(shortExpiryAdmin::shutdown);
-        HandRegisteredBroker silent = resources.closeLater(HandRegisteredBroker.register(shortExpiry.address(),
+        resources.closeClientLater(shortExpiryAdmin::shutdown);
+        HandRegisteredBroker silent = resources.closeClientLater(HandRegisteredBroker.register(shortExpiry.address(),
             CLUSTER, "broker-silent", List.of("CompatTopicOfSilentBroker")));
         assertTrue(isListed(shortExpiryAdmin, silent.brokerName()), "listed right after registering");
 
@@ -81,7 +81,7 @@ class BrokerExpiryIT {
 
     @Test
     void anUnregisterRequestDropsTheBrokerWhileItsConnectionStaysOpen() throws Exception {
-        HandRegisteredBroker registered = resources.closeLater(HandRegisteredBroker.register(nameServer.address(),
+        HandRegisteredBroker registered = resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(),
             CLUSTER, "broker-unregistering", List.of("CompatTopicOfUnregisteringBroker")));
         assertTrue(isListed(admin, registered.brokerName()), "listed right after registering");
 

@@ -72,7 +72,7 @@ class BrokerRegistrationIT {
         nameServer = resources.nameServer(dir.resolve("namesrv"), NameServerSettings.defaults(dir.resolve("namesrv")));
         broker = resources.broker(dir.resolve("broker"), CLUSTER, BROKER, List.of(nameServer));
         admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
     }
 
     @Test
@@ -116,7 +116,7 @@ class BrokerRegistrationIT {
         createTopic(topic);
         Await.until("a route for " + topic, ROUTE_TIMEOUT, () -> admin.examineTopicRouteInfo(topic) != null);
         DefaultMQProducer producer = OfficialClients.producer(nameServer.address(), "compat_producer_group");
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         List<String> sent = List.of("first", "second", "third");
         for (String body : sent) {
             SendResult result = producer.send(new Message(topic, "TagA", body.getBytes(StandardCharsets.UTF_8)));
@@ -134,7 +134,7 @@ class BrokerRegistrationIT {
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
 
         Set<String> bodies = new HashSet<>();
         while (bodies.size() < sent.size()) {

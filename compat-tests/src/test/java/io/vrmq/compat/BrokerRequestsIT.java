@@ -64,7 +64,7 @@ class BrokerRequestsIT {
     static void startNameServerAndClient() {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
         client = OfficialClients.remotingClient();
-        resources.closeLater(client::shutdown);
+        resources.closeClientLater(client::shutdown);
     }
 
     @Test
@@ -97,7 +97,7 @@ class BrokerRequestsIT {
 
         assertEquals(ResponseCode.SUCCESS, response.getCode(), response.toString());
         DefaultMQAdminExt admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         QueueData routed = admin.examineTopicRouteInfo(topic).getQueueDatas().get(0);
         assertEquals(registered.brokerName(), routed.getBrokerName());
         assertEquals(2, routed.getWriteQueueNums());
@@ -133,7 +133,7 @@ class BrokerRequestsIT {
     }
 
     private static HandRegisteredBroker register(String brokerName, String topic) throws Exception {
-        return resources.closeLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, brokerName,
+        return resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(), CLUSTER, brokerName,
             List.of(topic)));
     }
 

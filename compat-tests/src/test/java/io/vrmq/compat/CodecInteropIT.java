@@ -62,10 +62,10 @@ class CodecInteropIT {
     @BeforeAll
     static void startNameServerWithARegisteredTopic() throws Exception {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
-        resources.closeLater(HandRegisteredBroker.register(nameServer.address(), "CompatCodecCluster", BROKER,
+        resources.closeClientLater(HandRegisteredBroker.register(nameServer.address(), "CompatCodecCluster", BROKER,
             List.of(TOPIC)));
         client = OfficialClients.remotingClient();
-        resources.closeLater(client::shutdown);
+        resources.closeClientLater(client::shutdown);
     }
 
     @Test

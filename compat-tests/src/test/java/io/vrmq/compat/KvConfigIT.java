@@ -65,7 +65,7 @@ class KvConfigIT {
 
     private static DefaultMQAdminExt startAdmin(RunningNameServer nameServer) throws MQClientException {
         DefaultMQAdminExt admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         return admin;
     }
 }

@@ -69,7 +69,7 @@ class MalformedFrameIT {
     static void startNameServerAndConnectALongLivedClient() throws Exception {
         nameServer = resources.nameServer(dir, NameServerSettings.defaults(dir));
         longLivedClient = OfficialClients.remotingClient();
-        resources.closeLater(longLivedClient::shutdown);
+        resources.closeClientLater(longLivedClient::shutdown);
         assertClusterInfoAnswered(longLivedClient);
     }
 

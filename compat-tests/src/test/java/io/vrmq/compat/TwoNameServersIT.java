@@ -69,7 +69,7 @@ class TwoNameServersIT {
     void theBrokerIsRegisteredWithBothNameServers() throws Exception {
         for (RunningNameServer nameServer : List.of(nameServerA, nameServerB)) {
             DefaultMQAdminExt admin = OfficialClients.admin(nameServer.address());
-            resources.closeLater(admin::shutdown);
+            resources.closeClientLater(admin::shutdown);
 
             assertEquals(broker.address(),
                 admin.examineBrokerClusterInfo().getBrokerAddrTable().get(BROKER).getBrokerAddrs().get(0L),
@@ -82,9 +82,9 @@ class TwoNameServersIT {
     void whenOneNameServerStopsTheProducerAndAdminKeepRoutingThroughTheOther() throws Exception {
         String bothAddresses = nameServerA.address() + ";" + nameServerB.address();
         DefaultMQAdminExt admin = OfficialClients.admin(bothAddresses);
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         DefaultMQProducer producer = OfficialClients.producer(bothAddresses, "compat_pair_producer_group");
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         String topicBefore = "CompatPairTopicBefore";
         createTopic(admin, topicBefore);
         awaitRoute(admin, topicBefore);

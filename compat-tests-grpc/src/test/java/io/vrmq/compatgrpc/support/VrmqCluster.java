@@ -11,6 +11,12 @@ import java.util.ArrayList;
 import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.zip.ZipFile;
 
 import org.junit.jupiter.api.extension.AfterAllCallback;
@@ -48,6 +54,11 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
         "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
     private static final List<String> BROKER_JVM_OPTIONS = List.of("-Xmx256m", "-XX:+UseSerialGC",
         "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData");
+
+    /** Bounds a hung client close; they take a second or two. */
+    private static final long CLIENT_CLOSE_TIMEOUT_SECONDS = 60;
+    /** Closes slower than this are printed into the test's output file. */
+    private static final long REPORTED_CLOSE_MS = 1_000;
 
     private final Deque<AutoCloseable> toClose = new ArrayDeque<>();
     private final List<ServerJvm> servers = new ArrayList<>();
@@ -123,24 +134,68 @@ public final class VrmqCluster implements AfterAllCallback, TestExecutionExcepti
         return brokerName;
     }
 
+    /**
+     * Closes newest first; the clients registered one after another close concurrently (each has its own
+     * connections and threads, and an SDK client's close takes a second or more), a server alone.
+     */
     @Override
     public void afterAll(ExtensionContext context) throws Exception {
-        Exception first = null;
+        List<Exception> failures = new ArrayList<>();
         while (!toClose.isEmpty()) {
-            try {
-                toClose.pop().close();
-            } catch (Exception e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
+            List<AutoCloseable> together = new ArrayList<>();
+            together.add(toClose.pop());
+            while (!(together.get(0) instanceof ServerJvm) && !toClose.isEmpty()
+                && !(toClose.peek() instanceof ServerJvm)) {
+                together.add(toClose.pop());
             }
+            failures.addAll(closeTogether(together));
         }
         servers.clear();
-        if (first != null) {
+        if (!failures.isEmpty()) {
+            Exception first = failures.get(0);
+            failures.subList(1, failures.size()).forEach(first::addSuppressed);
             throw first;
         }
+    }
+
+    /** Closes each of {@code resources}, concurrently when there are several; the failures. */
+    private static List<Exception> closeTogether(List<AutoCloseable> resources) throws InterruptedException {
+        long startNanos = System.nanoTime();
+        List<Exception> failures = new ArrayList<>();
+        if (resources.size() == 1) {
+            try {
+                resources.get(0).close();
+            } catch (Exception e) {
+                failures.add(e);
+            }
+        } else {
+            ExecutorService threads = Executors.newFixedThreadPool(resources.size());
+            try {
+                List<Future<?>> closing = new ArrayList<>();
+                for (AutoCloseable resource : resources) {
+                    closing.add(threads.submit(() -> {
+                        resource.close();
+                        return null;
+                    }));
+                }
+                for (Future<?> close : closing) {
+                    try {
+                        close.get(CLIENT_CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    } catch (ExecutionException e) {
+                        failures.add(e.getCause() instanceof Exception cause ? cause : e);
+                    } catch (TimeoutException e) {
+                        failures.add(e);
+                    }
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+        }
+        long closeMs = (System.nanoTime() - startNanos) / 1_000_000;
+        if (closeMs > REPORTED_CLOSE_MS) {
+            System.out.println("closed " + resources + " in " + closeMs + " ms");
+        }
+        return failures;
     }
 
     @Override

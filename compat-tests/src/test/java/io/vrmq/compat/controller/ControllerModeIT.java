@@ -79,13 +79,13 @@ class ControllerModeIT {
         second = resources.broker(dir.resolve("second"), CLUSTER, BROKER_NAME, List.of(nameServer),
             controllerMode(controller));
         admin = OfficialClients.admin(nameServer.address());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         producer = new DefaultMQProducer("controller_mode_producer");
         producer.setNamesrvAddr(nameServer.address());
         producer.setInstanceName(OfficialClients.uniqueInstanceName("producer"));
         producer.setPollNameServerInterval(1_000);    // see a new master within a second, not 30
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         awaitSyncStateSet(FIRST_ID, 2);
         topic = "ControllerModeTopic";
         TopicConfig topicConfig = new TopicConfig(topic, QUEUE_COUNT, QUEUE_COUNT);

@@ -54,7 +54,8 @@ class EmbeddedControllerIT {
             + "  \"controllerStorePath\": \"" + dir.resolve("controller") + "\",\n"
             + "  \"configStorePath\": \"" + dir.resolve("controller.properties") + "\",\n"
             + "  \"controllerAdminPort\": -1\n}\n");
-        process = ChildJvm.start("vrmq-namesrv-with-controller", dir, List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp",
+        process = ChildJvm.start("vrmq-namesrv-with-controller", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-cp",
             System.getProperty(STANDALONE_JAR_PROPERTY), "io.vrmq.standalone.NameServerWithControllerMain", "-conf",
             config.toString()), Map.of());
         process.awaitLogLine(NameServerKind.BOOT_LINE, BOOT_TIMEOUT);
@@ -73,7 +74,8 @@ class EmbeddedControllerIT {
     void thePlainNameServerRefusesEnableControllerInNamesrv(@TempDir Path dir) throws IOException {
         Path config = Files.writeString(dir.resolve("namesrv.json"), "{\"listenPort\": " + FreePorts.any()
             + ", \"enableControllerInNamesrv\": true, \"controllerDLegerPeers\": \"n0-127.0.0.1:1\"}");
-        process = ChildJvm.start("vrmq-namesrv", dir, List.of("-Xmx128m", "-XX:+UseSerialGC", "-jar",
+        process = ChildJvm.start("vrmq-namesrv", dir, List.of("-Xmx128m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-jar",
             System.getProperty(NameServerKind.JAR_PROPERTY), "-conf", config.toString()), Map.of());
         process.awaitLogLine("NameServerWithControllerMain", BOOT_TIMEOUT);
         assertTrue(process.stop());

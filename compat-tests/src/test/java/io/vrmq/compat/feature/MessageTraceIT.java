@@ -63,6 +63,14 @@ class MessageTraceIT {
     private static final String DEFAULT_TRACE_TOPIC = "RMQ_SYS_TRACE_TOPIC";
     /** The client's trace dispatcher sends at the latest every 5 s; consumption and indexing add a little. */
     private static final Duration TRACE_TIMEOUT = Duration.ofSeconds(45);
+    /**
+     * The dispatcher sends a trace message once it holds traceMsgBatchNum records (default 10), else 5 s after its
+     * last send. Each client here traces one message, so its records go at once: a producer's Pub (and a
+     * transactional producer's EndTransaction) each alone, a consumer's SubBefore with its SubAfter in one trace
+     * message, as they go with the default when both come within the 5 s.
+     */
+    private static final int PRODUCER_TRACE_BATCH = 1;
+    private static final int CONSUMER_TRACE_BATCH = 2;
     private static final int SEND_TIMEOUT_MS = 15_000;
 
     @RegisterExtension
@@ -108,6 +116,7 @@ class MessageTraceIT {
         producer.setNamesrvAddr(bed.namesrvAddr());
         producer.setInstanceName(OfficialClients.uniqueInstanceName("trace-tx"));
         producer.setSendMsgTimeout(SEND_TIMEOUT_MS);
+        producer.setTraceMsgBatchNum(PRODUCER_TRACE_BATCH);
         producer.setTransactionListener(new TransactionListener() {
             @Override
             public LocalTransactionState executeLocalTransaction(Message message, Object arg) {
@@ -120,7 +129,7 @@ class MessageTraceIT {
             }
         });
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         String topic = Topics.create(producer, uniqueName("TraceTx"));
         SendResult sent = producer.sendMessageInTransaction(new Message(topic, "TagT",
             "tx".getBytes(StandardCharsets.UTF_8)), null);
@@ -138,8 +147,9 @@ class MessageTraceIT {
         producer.setNamesrvAddr(bed.namesrvAddr());
         producer.setInstanceName(OfficialClients.uniqueInstanceName("trace-producer"));
         producer.setSendMsgTimeout(SEND_TIMEOUT_MS);
+        producer.setTraceMsgBatchNum(PRODUCER_TRACE_BATCH);
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         String topic = Topics.create(producer, uniqueName("Traced"));
 
         String consumerGroup = uniqueName("trace_consumer");
@@ -148,13 +158,14 @@ class MessageTraceIT {
         consumer.setNamesrvAddr(bed.namesrvAddr());
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("trace-consumer"));
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        consumer.setTraceMsgBatchNum(CONSUMER_TRACE_BATCH);
         consumer.subscribe(topic, "TagT");
         consumer.setMessageListener((MessageListenerConcurrently) (messages, context) -> {
             received.add(consumerGroup, messages);
             return ConsumeConcurrentlyStatus.CONSUME_SUCCESS;
         });
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
 
         Message message = new Message(topic, "TagT", key, "traced".getBytes(StandardCharsets.UTF_8));
         SendResult sent = producer.send(message);

@@ -114,7 +114,8 @@ class ControllerStopAtAnyMomentIT {
             + "  \"controllerAdminPort\": -1,\n"
             // The NameServer's key bounds the whole stop of the JVM: the controller's default, for its Raft close.
             + "  \"shutdownGraceMs\": " + StopChecks.CONTROLLER_GRACE_MS + "\n}\n");
-        List<String> java = List.of("-Xmx256m", "-XX:+UseSerialGC", "-cp", System.getProperty(STANDALONE_JAR_PROPERTY),
+        List<String> java = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+            System.getProperty(STANDALONE_JAR_PROPERTY),
             "io.vrmq.standalone.NameServerWithControllerMain", "-conf", config.toString());
 
         embedded = ChildJvm.start("vrmq-namesrv-with-controller", dir, java, Map.of());

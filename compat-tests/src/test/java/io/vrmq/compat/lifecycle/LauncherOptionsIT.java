@@ -70,7 +70,8 @@ class LauncherOptionsIT {
             + ", \"brokerIP1\": \"127.0.0.1\", \"adminPort\": -1, \"grpcListenPort\": -1, \"storePathRootDir\": \""
             + dir.resolve("store") + "\"}");
         Path jar = Path.of(System.getProperty("vrmq.broker.jar", "../broker-verticle/target/vrmq-broker.jar"));
-        ChildJvm broker = ChildJvm.start("vrmq-broker-launcher", dir, List.of("-Xmx192m", "-XX:+UseSerialGC", "-jar",
+        ChildJvm broker = ChildJvm.start("vrmq-broker-launcher", dir, List.of("-Xmx192m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-jar",
             jar.toAbsolutePath().toString(), "-conf", config.toString(), "--instances", "2"), Map.of());
         children.add(broker);
         broker.awaitLogLine("boot success", BOOT_TIMEOUT);
@@ -97,7 +98,8 @@ class LauncherOptionsIT {
 
     private ChildJvm launch(String... arguments) {
         Path jar = Path.of(System.getProperty("vrmq.namesrv.jar", "../nameserver-verticle/target/vrmq-namesrv.jar"));
-        List<String> command = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC", "-jar",
+        List<String> command = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-jar",
             jar.toAbsolutePath().toString()));
         command.addAll(List.of(arguments));
         ChildJvm child = ChildJvm.start("vrmq-namesrv-launcher", dir, command, Map.of());

@@ -49,7 +49,10 @@ class MqAdminClientCommandsIT {
     private static final String BROKER_NAME = "broker-mqadmin-clients";
     private static final int MESSAGE_COUNT = 12;
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(30);
-    /** The push consumer commits offsets every 5 s (persistConsumerOffsetInterval). */
+    /**
+     * A push consumer commits its offsets every persistConsumerOffsetInterval (5 s), the first time 10 s after its
+     * start; the waits for a commit ask it to commit now (persistConsumerOffset), as that task would.
+     */
     private static final Duration OFFSET_COMMIT_TIMEOUT = Duration.ofSeconds(30);
 
     @RegisterExtension
@@ -81,7 +84,7 @@ class MqAdminClientCommandsIT {
         consumer = startConsumer(group, topic, received);
         List<String> sent = send(topic, "progress");
         received.awaitAll(sent, RECEIVE_TIMEOUT);
-        awaitCommittedToTheEnd(group, topic);
+        awaitCommittedToTheEnd(consumer, group, topic);
     }
 
     @Test
@@ -220,10 +223,10 @@ class MqAdminClientCommandsIT {
         String resetTopic = Topics.create(producer, uniqueName("MqadminResetOnline"));
         String resetGroup = uniqueName("mqadmin_reset_online");
         Received received = new Received();
-        startConsumer(resetGroup, resetTopic, received);
+        DefaultMQPushConsumer resetConsumer = startConsumer(resetGroup, resetTopic, received);
         List<String> sent = send(resetTopic, "reset-online");
         received.awaitAll(sent, RECEIVE_TIMEOUT);
-        awaitCommittedToTheEnd(resetGroup, resetTopic);
+        awaitCommittedToTheEnd(resetConsumer, resetGroup, resetTopic);
         int deliveredBefore = received.size();
 
         MqAdmin.Output output = mqadmin("resetOffsetByTime", "-g", resetGroup, "-t", resetTopic, "-s", "0")
@@ -244,7 +247,7 @@ class MqAdminClientCommandsIT {
         DefaultMQPushConsumer resetConsumer = startConsumer(resetGroup, resetTopic, received);
         received.awaitAll(send(resetTopic, "reset-offline"), RECEIVE_TIMEOUT);
         resetConsumer.shutdown();    // commits its offsets, then leaves the group
-        awaitCommittedToTheEnd(resetGroup, resetTopic);
+        awaitCommittedToTheEnd(null, resetGroup, resetTopic);
 
         MqAdmin.Output output = mqadmin("resetOffsetByTime", "-g", resetGroup, "-t", resetTopic, "-s", "0")
             .assertSucceeded();
@@ -282,9 +285,14 @@ class MqAdminClientCommandsIT {
         return bodies(messages);
     }
 
-    private static void awaitCommittedToTheEnd(String consumerGroup, String consumedTopic) {
+    /** Waits until the broker holds the group's offsets at the topic's end; {@code online}: its consumer or null. */
+    private static void awaitCommittedToTheEnd(DefaultMQPushConsumer online, String consumerGroup,
+                                               String consumedTopic) {
         Await.until("group " + consumerGroup + " committed to the end of " + consumedTopic, OFFSET_COMMIT_TIMEOUT,
             () -> {
+                if (online != null) {
+                    online.getDefaultMQPushConsumerImpl().persistConsumerOffset();
+                }
                 ConsumeStats stats = admin.examineConsumeStats(consumerGroup, consumedTopic);
                 return stats.getOffsetTable().size() == Topics.AUTO_CREATED_QUEUE_COUNT
                     && stats.computeTotalDiff() == 0;

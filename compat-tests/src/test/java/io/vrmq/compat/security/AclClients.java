@@ -36,7 +36,7 @@ final class AclClients {
         producer.setNamesrvAddr(namesrvAddr);
         producer.setInstanceName(OfficialClients.uniqueInstanceName("acl-producer"));
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         return producer;
     }
 
@@ -46,7 +46,7 @@ final class AclClients {
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("acl-reader"));
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
         return new TopicReader(consumer);
     }
 
@@ -55,7 +55,7 @@ final class AclClients {
         admin.setNamesrvAddr(namesrvAddr);
         admin.setInstanceName(OfficialClients.uniqueInstanceName("acl-admin"));
         admin.start();
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         return admin;
     }
 }

@@ -55,7 +55,7 @@ class ConfigUpdateRefusalIT {
     static void startNameServerAndBroker() throws Exception {
         bed = TestBed.start(resources, brokers, dir, "broker-hardening");
         admin = OfficialClients.admin(bed.namesrvAddr());
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
     }
 
     @Test

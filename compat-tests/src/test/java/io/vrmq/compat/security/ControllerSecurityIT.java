@@ -89,14 +89,14 @@ class ControllerSecurityIT {
         admin.setUseTLS(true);
         admin.setInstanceName(OfficialClients.uniqueInstanceName("secure-admin"));
         admin.start();
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         producer = new DefaultMQProducer("secure_controller_producer", AclClients.hook(SUPER_USER, SUPER_SECRET));
         producer.setNamesrvAddr(nameServer.address());
         producer.setUseTLS(true);
         producer.setPollNameServerInterval(1_000);
         producer.setInstanceName(OfficialClients.uniqueInstanceName("secure-producer"));
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
     }
 
     private static Map<String, Object> secureControllerMode() {

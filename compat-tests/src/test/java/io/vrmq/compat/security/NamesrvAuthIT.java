@@ -72,7 +72,7 @@ class NamesrvAuthIT {
         admin.setNamesrvAddr(nameServer.address());
         admin.setInstanceName(OfficialClients.uniqueInstanceName("ns-auth-admin"));
         admin.start();
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         return admin;
     }
 

@@ -84,7 +84,7 @@ class TlsIT {
             "tls-producer");
         producer.setSendMsgTimeout(3_000);
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         return producer;
     }
 
@@ -92,7 +92,7 @@ class TlsIT {
         DefaultMQPullConsumer consumer = configured(new DefaultMQPullConsumer(uniqueName("tls_reader")), namesrv,
             isTls, "tls-reader");
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
         return new TopicReader(consumer);
     }
 
@@ -115,7 +115,7 @@ class TlsIT {
     void enforcingServesTlsClientsAfterTheBrokerRegisteredOverTls() throws Exception {
         DefaultMQAdminExt admin = configured(new DefaultMQAdminExt(5_000), enforcingNamesrv, true, "tls-admin");
         admin.start();
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         Await.until("the enforcing broker registered with its enforcing NameServer", Duration.ofSeconds(30),
             () -> !admin.examineBrokerClusterInfo().getBrokerAddrTable().isEmpty());
 

@@ -68,7 +68,8 @@ class StandaloneIT {
         Path brokerConf = write(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
             + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
             + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
-        standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC", "-jar",
+        standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-jar",
             System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-broker-conf",
             brokerConf.toString()), Map.of());
         standalone.awaitLogLine("The Name Server boot success", BOOT_TIMEOUT);

@@ -12,7 +12,9 @@ import java.util.stream.Collectors;
 /**
  * A real Apache RocketMQ 5.5.0 broker ({@code BrokerStartup}) started as a child JVM from the test classpath: a
  * master (brokerId 0) on free loopback ports with its store in the test's temp dir, registering with the given
- * NameServers. Test thread only.
+ * NameServers. It serves plain connections only ({@code tls.server.mode=disabled}, see {@link ApacheJvm}): no test
+ * reaches an Apache broker over TLS, and the self-signed certificate would cost seconds of every start. Test thread
+ * only.
  */
 public final class ApacheBroker implements AutoCloseable {
 
@@ -82,7 +84,8 @@ public final class ApacheBroker implements AutoCloseable {
                 .collect(Collectors.joining("\n")),
             ""));
         ChildJvm process = ChildJvm.start("apache-broker-" + brokerName, dir,
-            ApacheJvm.arguments(dir, "org.apache.rocketmq.broker.BrokerStartup", "-c", config.toString()), Map.of());
+            ApacheJvm.arguments(dir, ApacheJvm.TLS_DISABLED, "org.apache.rocketmq.broker.BrokerStartup", "-c",
+                config.toString()), Map.of());
         try {
             process.awaitLogLine("The broker[" + brokerName, BOOT_TIMEOUT);
             for (RunningNameServer nameServer : nameServers) {

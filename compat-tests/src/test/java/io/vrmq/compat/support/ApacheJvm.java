@@ -14,6 +14,10 @@ import java.util.List;
  * and stores to {@code ${user.home}}; pointing both at the child's own directory keeps everything in the test's temp
  * dir. Their shaded logback would pick whichever rmq.*.logback.xml comes first on the classpath and log to files;
  * {@code rmq.logback.configurationFile} sends the logs to stdout, which {@link ChildJvm} captures.
+ *
+ * <p>Their remoting server reads its TLS mode from the {@code tls.server.mode} system property (Apache's default,
+ * permissive, serves TLS and plain on one port). Any mode but disabled builds a self-signed certificate at start, an
+ * RSA key that costs seconds of CPU per server port in a C1-only JVM: the caller says which mode it needs.
  */
 final class ApacheJvm {
 
@@ -24,8 +28,13 @@ final class ApacheJvm {
     private ApacheJvm() {
     }
 
-    static List<String> arguments(Path dir, String mainClass, String... programArguments) {
+    /** Apache's name of the TLS mode property; "disabled" for a server that no test reaches over TLS. */
+    static final String TLS_SERVER_MODE_PROPERTY = "tls.server.mode";
+    static final String TLS_DISABLED = "disabled";
+
+    static List<String> arguments(Path dir, String tlsServerMode, String mainClass, String... programArguments) {
         List<String> arguments = new ArrayList<>(SMALL_JVM);
+        arguments.add("-D" + TLS_SERVER_MODE_PROPERTY + "=" + tlsServerMode);
         arguments.add("-Duser.home=" + dir);
         arguments.add("-Drocketmq.home.dir=" + dir);
         arguments.add("-Drmq.logback.configurationFile=" + logbackConfig());

@@ -28,12 +28,15 @@ public final class ChildJvm implements AutoCloseable {
     private static final Duration SIGNAL_COMMAND_TIMEOUT = Duration.ofSeconds(5);
     private static final long LOG_POLL_INTERVAL_MS = 50;
     private static final int LOG_TAIL_LINES = 80;
+    /** Log lines that took longer than this after the launch are reported, to show what child starts cost. */
+    private static final long REPORTED_WAIT_MS = 1_000;
 
     private final String name;
     private final Process process;
     private final Path logFile;
     /** Bytes the log already had when this process started: a restart appends to the same file. */
     private final long logStartBytes;
+    private final long launchedNanos = System.nanoTime();
 
     private ChildJvm(String name, Process process, Path logFile, long logStartBytes) {
         this.name = name;
@@ -87,6 +90,10 @@ public final class ChildJvm implements AutoCloseable {
                 throw new AssertionError(name + " did not log '" + fragment + "' within " + timeout + describeLog());
             }
             pause(pollIntervalMs);
+        }
+        long sinceLaunchMs = (System.nanoTime() - launchedNanos) / 1_000_000;
+        if (sinceLaunchMs > REPORTED_WAIT_MS) {
+            System.out.println(name + " logged '" + fragment + "' " + sinceLaunchMs + " ms after its launch");
         }
     }
 

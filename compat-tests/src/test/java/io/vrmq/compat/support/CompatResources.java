@@ -26,6 +26,9 @@ import org.opentest4j.TestAbortedException;
 public final class CompatResources implements BeforeEachCallback, AfterEachCallback, AfterAllCallback,
     TestExecutionExceptionHandler, LifecycleMethodExecutionExceptionHandler {
 
+    /** Closes slower than this are printed into the test's output file: what a class's teardown costs. */
+    private static final long REPORTED_CLOSE_MS = 1_000;
+
     private final Deque<AutoCloseable> classScoped = new ArrayDeque<>();
     private final Deque<AutoCloseable> methodScoped = new ArrayDeque<>();
     private final List<ChildJvm> children = new ArrayList<>();
@@ -69,6 +72,17 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
     public <T extends AutoCloseable> T closeLater(T resource) {
         (isInTestMethod ? methodScoped : classScoped).push(resource);
         return resource;
+    }
+
+    /**
+     * Like {@link #closeLater}, for the shutdown of an official client (producer, consumer, admin, remoting client)
+     * under its own instance name: clients registered one after another shut down concurrently, still after
+     * everything registered later and before everything registered earlier. Each official client's shutdown ends
+     * by waiting out its remoting event thread's 3 s poll; one after another that was 3 s per client.
+     */
+    public <T extends AutoCloseable> T closeClientLater(T client) {
+        closeLater(new ClientShutdown(client));
+        return client;
     }
 
     @Override
@@ -120,9 +134,15 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
     private void closeAll(Deque<AutoCloseable> resources) throws Exception {
         Throwable first = null;
         while (!resources.isEmpty()) {
-            AutoCloseable resource = resources.pop();
+            AutoCloseable resource = resources.peek() instanceof ClientShutdown ? ClientShutdowns.take(resources)
+                : resources.pop();
+            long startNanos = System.nanoTime();
             try {
                 resource.close();
+                long closeMs = (System.nanoTime() - startNanos) / 1_000_000;
+                if (closeMs > REPORTED_CLOSE_MS) {
+                    System.out.println("closed " + resource + " in " + closeMs + " ms");
+                }
             } catch (Exception | AssertionError e) {    // e.g. a NameServer that ignored SIGTERM: close the rest
                 if (first == null) {
                     first = e;
@@ -143,6 +163,14 @@ public final class CompatResources implements BeforeEachCallback, AfterEachCallb
         }
         if (first instanceof AssertionError assertionError) {
             throw assertionError;
+        }
+    }
+
+    /** One official client's shutdown, registered by {@link #closeClientLater}. */
+    record ClientShutdown(AutoCloseable shutdown) implements AutoCloseable {
+        @Override
+        public void close() throws Exception {
+            shutdown.close();
         }
     }
 }

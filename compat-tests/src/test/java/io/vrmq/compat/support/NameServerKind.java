@@ -35,7 +35,8 @@ public enum NameServerKind {
                 "scanNotActiveBrokerInterval=" + settings.scanNotActiveBrokerIntervalMs(),
                 ""));
             ChildJvm process = ChildJvm.start("apache-namesrv", dir, ApacheJvm.arguments(dir,
-                "org.apache.rocketmq.namesrv.NamesrvStartup", "-c", config.toString()), Map.of());
+                settings.tlsServerMode(), "org.apache.rocketmq.namesrv.NamesrvStartup", "-c", config.toString()),
+                Map.of());
             return awaitBoot(this, process, listenPort);
         }
     };
@@ -88,8 +89,10 @@ public enum NameServerKind {
             }
             """, listenPort, jsonString(settings.kvConfigPath()), settings.scanNotActiveBrokerIntervalMs(),
             settings.brokerChannelExpiredTimeMs(), settings.tlsServerMode(), extraKeys(settings)));
+        // C1 only, as for the brokers: a test NameServer starts in about half the time and lives seconds.
         return ChildJvm.start("vrmq-namesrv", dir, List.of(
-            "-Xmx128m", "-XX:+UseSerialGC", "-jar", jar.toAbsolutePath().toString(), "-conf", config.toString()),
+            "-Xmx128m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-XX:-UsePerfData", "-jar",
+            jar.toAbsolutePath().toString(), "-conf", config.toString()),
             Map.of());
     }
 

@@ -35,7 +35,7 @@ public final class BrokerClients {
 
     public DefaultMQProducer producer(String group) throws MQClientException {
         DefaultMQProducer producer = OfficialClients.producer(namesrvAddr, group);
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         return producer;
     }
 
@@ -49,7 +49,7 @@ public final class BrokerClients {
         producer.setInstanceName(OfficialClients.uniqueInstanceName("producer"));
         producer.setPollNameServerInterval(1_000);
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
         return producer;
     }
 
@@ -73,7 +73,7 @@ public final class BrokerClients {
         consumer.subscribe(topic, expression);
         consumer.setMessageListener(listener);
         configure.accept(consumer);
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
         return consumer;
     }
 
@@ -84,7 +84,7 @@ public final class BrokerClients {
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("pull"));
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
         return consumer;
     }
 
@@ -97,20 +97,20 @@ public final class BrokerClients {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         configure.accept(consumer);
         consumer.start();
-        resources.closeLater(consumer::shutdown);
+        resources.closeClientLater(consumer::shutdown);
         return consumer;
     }
 
     public DefaultMQAdminExt admin() throws MQClientException {
         DefaultMQAdminExt admin = OfficialClients.admin(namesrvAddr);
-        resources.closeLater(admin::shutdown);
+        resources.closeClientLater(admin::shutdown);
         return admin;
     }
 
     /** The official transport alone, for requests built by hand. */
     public NettyRemotingClient remotingClient() {
         NettyRemotingClient client = OfficialClients.remotingClient();
-        resources.closeLater(client::shutdown);
+        resources.closeClientLater(client::shutdown);
         return client;
     }
 }

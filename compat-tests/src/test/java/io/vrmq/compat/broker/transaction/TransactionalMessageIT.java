@@ -96,7 +96,7 @@ class TransactionalMessageIT {
         producer.setHeartbeatBrokerInterval(HEARTBEAT_INTERVAL_MS);
         producer.setTransactionListener(listener);
         producer.start();
-        resources.closeLater(producer::shutdown);
+        resources.closeClientLater(producer::shutdown);
     }
 
     @Test
