@@ -47,6 +47,8 @@
 #       the same jar, e.g. 'off={"serverSelectorThreads":1,"batchAppendsPerWriterTurn":false}
 #       on={"serverSelectorThreads":2,"batchAppendsPerWriterTurn":true}'; the report adds each variant's ratio to
 #       the first. Odd rounds run apache then the variants in order, even rounds the variants reversed then apache.)
+#       VRMQ_JVM_OPTS (extra JVM options for our brokers, @DIR@ standing for the server's work directory, e.g.
+#       '-XX:StartFlightRecording=filename=@DIR@/broker.jfr,settings=profile'; kept: the work dir is printed at the end)
 #       SKIP_APACHE=1 (only ours, and the ceiling with CEILING=1: a quick lever comparison)
 set -euo pipefail
 
@@ -72,6 +74,7 @@ ACL_USER=bench
 ACL_SECRET=bench-secret-1
 VRMQ_BROKER_CONFIG="${VRMQ_BROKER_CONFIG:-}"
 VRMQ_VARIANTS="${VRMQ_VARIANTS:-}"
+VRMQ_JVM_OPTS="${VRMQ_JVM_OPTS:-}"
 SKIP_APACHE="${SKIP_APACHE:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
@@ -311,8 +314,9 @@ start_vrmq_broker() {
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
  "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
 JSON
-    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
-        > "$dir/broker.log" 2>&1 &
+    # shellcheck disable=SC2086 # VRMQ_JVM_OPTS is a list of options
+    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" ${VRMQ_JVM_OPTS//@DIR@/$dir} -jar "$VRMQ_BROKER_JAR" \
+        -conf "$dir/broker.json" > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
 }
 

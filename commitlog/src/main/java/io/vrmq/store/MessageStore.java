@@ -110,7 +110,8 @@ public final class MessageStore implements AutoCloseable {
             OpenCancellation cancellation = new OpenCancellation(options.isOpenCancelled());
             Checkpoint checkpoint = Checkpoint.open(files.checkpointFile());
             ReservedOffsets reservedOffsets = ReservedOffsets.open(files.reservedOffsetsFile(), clean,
-                    config.reservedOffsetBlockMax(), config.reservedOffsetFileMaxBytes(), options.clock());
+                    config.reservedOffsetBlockMax(), config.reservedOffsetFileMaxBytes(), options.clock(),
+                    config.renewReservedOffsetsAhead());
             SegmentedLog segments = SegmentedLog.open(files.commitLogDirectory(), config.mappedFileSizeCommitLog());
             ConsumeQueueTable queues = ConsumeQueueTable.open(files.consumeQueueDirectory(),
                     config.mappedFileSizeConsumeQueue());
@@ -426,6 +427,7 @@ public final class MessageStore implements AutoCloseable {
         closed = true;
         gate.stop();
         services.stop();
+        reservedOffsets.close();       // no renewal runs any more; the writer has stopped
         reservedOffsets.forgetAll();   // everything is forced: no reserved bound is needed any more
         files.removeAbortFile();
         files.unlock();
