@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * <li><b>Readers</b>: every read method may be called from any thread, concurrently with appends. Reads touch mapped
  * memory (possibly a page fault): keep them off event loops.</li>
  * <li>Own threads: {@code vrmq-store-flusher} (forces; completes durability futures), {@code vrmq-store-dispatcher}
- * (ConsumeQueue and index entries, then the {@link DispatchListener}) and two {@code vrmq-store-scheduler} threads
- * (ConsumeQueue/index forces and the checkpoint, retention, flush timeouts).</li>
+ * (ConsumeQueue and index entries, then the {@link DispatchListener}), two {@code vrmq-store-scheduler} threads
+ * (ConsumeQueue/index forces and the checkpoint, retention, flush timeouts) and, under ASYNC_FLUSH with
+ * {@code renewReservedOffsetsAhead}, {@code vrmq-store-reserver} (reserved queue-offset bounds renewed ahead of the
+ * writer).</li>
  * </ul>
  * Durability: see {@link FlushDiskType} and {@code CommitLogFlusher} for what a crash can lose.
  *
