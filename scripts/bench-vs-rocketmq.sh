@@ -47,13 +47,14 @@
 #       the same jar, e.g. 'off={"serverSelectorThreads":1,"batchAppendsPerWriterTurn":false}
 #       on={"serverSelectorThreads":2,"batchAppendsPerWriterTurn":true}'; the report adds each variant's ratio to
 #       the first. Odd rounds run apache then the variants in order, even rounds the variants reversed then apache.)
+#       VRMQ_JVM_OPTS (extra JVM options for our brokers, @DIR@ standing for the server's work directory, e.g.
+#       '-XX:StartFlightRecording=filename=@DIR@/broker.jfr,settings=profile'; kept: the work dir is printed at the end)
 #       SKIP_APACHE=1 (only ours, and the ceiling with CEILING=1: a quick lever comparison)
 #       APACHE_JVM (same | defaults): same = every server -Xmx$SERVER_HEAP with the JVM's default GC; defaults = each
 #       side at its own defaults: Apache's NameServer and broker with the JVM flags of its distribution's
 #       bin/runserver.sh and bin/runbroker.sh (broker: -Xms8g -Xmx8g pre-touched, G1 with 16 MiB regions,
 #       MaxDirectMemorySize=15g; the heap size from APACHE_DEFAULT_BROKER_HEAP, 8g as the script has it), ours with
 #       the flags scripts/broker.sh and scripts/namesrv.sh use (scripts/lib/jvm-defaults.sh)
-#       VRMQ_JVM_OPTS (extra JVM flags for our brokers, after the heap flags, e.g. '-XX:MaxDirectMemorySize=64m')
 #       VRMQ_JVM_VARIANTS (';'-separated NAME=FLAGS pairs, instead of VRMQ_VARIANTS: our broker runs once per variant
 #       in each round, as "vrmq-NAME", with FLAGS as its heap and GC flags, so one run measures JVM flags on the same
 #       jar, e.g. 'base=-Xmx512m;young64=-Xmx512m -XX:MaxNewSize=64m'; leading NAME=VALUE words of FLAGS are
@@ -383,7 +384,7 @@ start_vrmq_broker() {
 JSON
     local flags=() environment=() word
     # shellcheck disable=SC2206 # a list of words
-    for word in ${VARIANT_JVM[$CURRENT_LABEL]:-$(server_jvm_flags vrmq broker)} $VRMQ_JVM_OPTS; do
+    for word in ${VARIANT_JVM[$CURRENT_LABEL]:-$(server_jvm_flags vrmq broker)} ${VRMQ_JVM_OPTS//@DIR@/$dir}; do
         if [[ ${#flags[@]} -eq 0 && "$word" =~ ^[A-Z_][A-Z0-9_]*= ]]; then environment+=("$word"); else flags+=("$word"); fi
     done
     # shellcheck disable=SC2046 # a list of options

@@ -104,6 +104,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             Map.entry("diskMaxUsedSpaceRatio", json.getInteger("diskMaxUsedSpaceRatio")),
             Map.entry("diskCriticalRatio", json.getInteger("diskCriticalRatio")),
             Map.entry("accessMessageInMemoryMaxRatio", json.getInteger("accessMessageInMemoryMaxRatio")),
+            Map.entry("renewReservedOffsetsAhead", json.containsKey("renewReservedOffsetsAhead")
+                ? json.getValue("renewReservedOffsetsAhead") : Boolean.TRUE),
             Map.entry("storeHost", storeHost));
     }
 

@@ -159,17 +159,29 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             root + "/config/consumerOffset.json"), json);
         ClientRegistry clients = new ClientRegistry(System::currentTimeMillis, config.channelExpiredTimeoutMs());
         StoreConfig storeConfig = StoreConfig.from(BrokerConfig.storeValues(rawConfig, brokerAddr));
-        holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests());
+        holds = new PullHoldService(vertx, vertx.getOrCreateContext(), config.maxHeldPullRequests(),
+            hotPath.readHeldPullsOnDispatcher(), (topic, queueId) -> {
+                StoreAccess opened = storeAccess;   // set before any pull is served
+                return opened == null ? -1 : opened.store().getMaxOffsetInQueue(topic, queueId);
+            });
         BrokerMetrics metrics = new BrokerMetrics(registry, holds::heldCount);
         popConfig = PopConfig.from(rawConfig);
         requestModes = new RequestModeTable(new JsonFile(vertx.fileSystem(),
             root + "/config/messageRequestMode.json"), json);
         // Held pulls and held pops both wait for messages the dispatcher reports.
-        dispatchListener = (topic, queueId, maxOffset, tagsCode, storeTime) -> {
-            holds.onDispatched(topic, queueId, maxOffset);
-            PopServices popServices = pop;
-            if (popServices != null) {
-                popServices.onDispatched(topic);
+        dispatchListener = new DispatchListener() {
+            @Override
+            public void onDispatched(String topic, int queueId, long maxOffset, long tagsCode, long storeTime) {
+                holds.onDispatched(topic, queueId, maxOffset);
+                PopServices popServices = pop;
+                if (popServices != null) {
+                    popServices.onDispatched(topic);
+                }
+            }
+
+            @Override
+            public void onRoundDispatched() {
+                holds.onRoundDispatched();
             }
         };
         auth = new AuthService(vertx, rawConfig, root, config.brokerClusterName(), json);

@@ -49,6 +49,22 @@ final class ConfigValues {
         }
     }
 
+    /** true or false (a Boolean, or the text "true"/"false" in any case). */
+    boolean bool(String key, boolean fallback) {
+        Object value = values.get(key);
+        if (value == null) {
+            return fallback;
+        }
+        if (value instanceof Boolean flag) {
+            return flag;
+        }
+        String text = value.toString().trim();
+        if (text.equalsIgnoreCase("true") || text.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(text);
+        }
+        throw new IllegalArgumentException("invalid store setting " + key + ": " + value + " (want true or false)");
+    }
+
     InetSocketAddress address(String key, String fallback) {
         Object value = values.get(key);
         if (value instanceof InetSocketAddress address) {

@@ -13,4 +13,12 @@ public interface DispatchListener {
      * @param storeTimestamp    the record's store time
      */
     void onDispatched(String topic, int queueId, long newMaxQueueOffset, long tagsCode, long storeTimestamp);
+
+    /**
+     * Told after a dispatch round that wrote at least one entry: every entry reported before it is in its
+     * ConsumeQueue, so a reader woken now finds all of them at once (one answer for a round's messages, not one per
+     * message). Dispatcher thread (or whichever thread ran the round); same rules as {@link #onDispatched}.
+     */
+    default void onRoundDispatched() {
+    }
 }

@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * <li><b>Readers</b>: every read method may be called from any thread, concurrently with appends. Reads touch mapped
  * memory (possibly a page fault): keep them off event loops.</li>
  * <li>Own threads: {@code vrmq-store-flusher} (forces; completes durability futures), {@code vrmq-store-dispatcher}
- * (ConsumeQueue and index entries, then the {@link DispatchListener}) and two {@code vrmq-store-scheduler} threads
- * (ConsumeQueue/index forces and the checkpoint, retention, flush timeouts).</li>
+ * (ConsumeQueue and index entries, then the {@link DispatchListener}), two {@code vrmq-store-scheduler} threads
+ * (ConsumeQueue/index forces and the checkpoint, retention, flush timeouts) and, under ASYNC_FLUSH with
+ * {@code renewReservedOffsetsAhead}, {@code vrmq-store-reserver} (reserved queue-offset bounds renewed ahead of the
+ * writer).</li>
  * </ul>
  * Durability: see {@link FlushDiskType} and {@code CommitLogFlusher} for what a crash can lose.
  *
@@ -110,7 +112,8 @@ public final class MessageStore implements AutoCloseable {
             OpenCancellation cancellation = new OpenCancellation(options.isOpenCancelled());
             Checkpoint checkpoint = Checkpoint.open(files.checkpointFile());
             ReservedOffsets reservedOffsets = ReservedOffsets.open(files.reservedOffsetsFile(), clean,
-                    config.reservedOffsetBlockMax(), config.reservedOffsetFileMaxBytes(), options.clock());
+                    config.reservedOffsetBlockMax(), config.reservedOffsetFileMaxBytes(), options.clock(),
+                    config.renewReservedOffsetsAhead());
             SegmentedLog segments = SegmentedLog.open(files.commitLogDirectory(), config.mappedFileSizeCommitLog());
             ConsumeQueueTable queues = ConsumeQueueTable.open(files.consumeQueueDirectory(),
                     config.mappedFileSizeConsumeQueue());
@@ -434,6 +437,7 @@ public final class MessageStore implements AutoCloseable {
         closed = true;
         gate.stop();
         services.stop();
+        reservedOffsets.close();       // no renewal runs any more; the writer has stopped
         reservedOffsets.forgetAll();   // everything is forced: no reserved bound is needed any more
         files.removeAbortFile();
         files.unlock();

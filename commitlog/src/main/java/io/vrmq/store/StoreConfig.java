@@ -34,6 +34,10 @@ import java.util.Map;
  * @param reservedOffsetBlockMax      ASYNC_FLUSH: most queue offsets one durable reservation covers ahead of a busy
  *                                    queue, so the most offsets a machine crash can leave blank in one queue (ours)
  * @param reservedOffsetFileMaxBytes  size past which the reserved offsets log is compacted (ours)
+ * @param renewReservedOffsetsAhead   ASYNC_FLUSH: a queue past half of its reserved block is renewed on the
+ *                                    store's reserver thread, so the writer does not wait for that force (ours,
+ *                                    default true; false: the writer writes every renewal when the queue reaches its
+ *                                    bound, as before)
  */
 public record StoreConfig(
         Path storePathRootDir,
@@ -57,7 +61,8 @@ public record StoreConfig(
         InetSocketAddress storeHost,
         int accessMessageInMemoryMaxRatio,
         long reservedOffsetBlockMax,
-        long reservedOffsetFileMaxBytes) {
+        long reservedOffsetFileMaxBytes,
+        boolean renewReservedOffsetsAhead) {
 
     /** Bytes of one ConsumeQueue entry; file sizes must be a multiple of it. */
     public static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
@@ -141,7 +146,8 @@ public record StoreConfig(
                 v.address("storeHost", "127.0.0.1:10911"),
                 v.integer("accessMessageInMemoryMaxRatio", 40),
                 v.longValue("reservedOffsetBlockMax", 65_536),
-                v.longValue("reservedOffsetFileMaxBytes", 4L * 1024 * 1024));
+                v.longValue("reservedOffsetFileMaxBytes", 4L * 1024 * 1024),
+                v.bool("renewReservedOffsetsAhead", true));
     }
 
     /** A copy with one value replaced by name, for tests and overrides; same validation. */
@@ -176,6 +182,7 @@ public record StoreConfig(
         m.put("accessMessageInMemoryMaxRatio", accessMessageInMemoryMaxRatio);
         m.put("reservedOffsetBlockMax", reservedOffsetBlockMax);
         m.put("reservedOffsetFileMaxBytes", reservedOffsetFileMaxBytes);
+        m.put("renewReservedOffsetsAhead", renewReservedOffsetsAhead);
         return m;
     }
 

@@ -13,9 +13,14 @@ import io.vertx.core.json.JsonObject;
  * @param batchAppendsPerWriterTurn the store's writer takes every waiting send in one turn (one dispatcher wake-up,
  *                                  one flush waiter, one hop back per event loop) instead of one task per append
  * @param maxAppendsPerWriterTurn   at most this many sends stored together in one turn
+ * @param readHeldPullsOnDispatcher a held pull whose queue got messages is read on the store's dispatcher thread at
+ *                                  the end of the dispatch round and its answer handed to its connection's event loop
+ *                                  (one thread hand-off from the dispatch to the answer; ours, default true); false:
+ *                                  the dispatcher wakes the hold service's event loop, which reads on a reader thread
+ *                                  and answers back on the loop (three hand-offs), as before
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
-                            int maxAppendsPerWriterTurn) {
+                            int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher) {
     /** Above this the turn's results wait too long for the last appends of a big turn. */
     static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
     static final int MAX_SELECTOR_THREADS = 64;
@@ -29,7 +34,8 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
 
     public static HotPathConfig from(JsonObject json) {
         return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
-            json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256));
+            json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
+            json.getBoolean("readHeldPullsOnDispatcher", true));
     }
 
     /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */

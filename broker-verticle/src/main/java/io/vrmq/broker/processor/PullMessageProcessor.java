@@ -3,7 +3,9 @@ package io.vrmq.broker.processor;
 import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.Future;
+import io.vertx.core.Context;
 import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 import io.vrmq.broker.BrokerContext;
@@ -41,7 +43,9 @@ import java.util.Map;
  * <p>
  * Threads: runs on the event loop of the pull's connection, one of {@code serverSelectorThreads}; what it touches is
  * thread-safe ({@link BrokerContext}), and a pull to hold goes to the hold service's context
- * ({@link PullHoldService#holdOrAnswer}), from where its re-run answers.
+ * ({@link PullHoldService#holdOrAnswer}). A woken pull is read again either on a reader thread from the hold
+ * service's context, or on the store's dispatcher thread ({@code readHeldPullsOnDispatcher}); its answer is made on
+ * the event loop that held it.
  */
 public final class PullMessageProcessor {
     private static final long MASTER_ID = 0;
@@ -75,27 +79,51 @@ public final class PullMessageProcessor {
 
     private void readAndAnswer(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
                                Promise<RemotingCommand> reply) {
-        broker.store().read(() -> broker.store().store().getMessages(pull.topic(), pull.queueId(),
-                pull.queueOffset(), pull.maxMsgNums(), pull.maxMsgBytes(), filter))
+        broker.store().read(() -> read(pull, filter))
             .onFailure(reply::fail)
-            .onSuccess(result -> {
-                int code = responseCode(result, pull.queueOffset());
-                long suggestedBrokerId = suggestedBrokerId(pull, result);
-                boolean isToMaster = broker.replication().isSlave() && suggestedBrokerId == MASTER_ID;
-                if (isToMaster && code != ResponseCode.SUCCESS) {
-                    // RocketMQ's slave: nothing here while the master lives, so send the consumer back there now.
-                    code = ResponseCode.PULL_RETRY_IMMEDIATELY;
-                }
-                HeldPull held = code == ResponseCode.PULL_NOT_FOUND && maySuspend
-                    ? heldPull(request, pull, filter, reply) : null;
-                int answerCode = code;
-                Runnable answerNow = () -> answerNow(request, pull, result, answerCode, suggestedBrokerId, reply);
-                if (held != null) {
-                    holds.holdOrAnswer(held, answerNow);   // the hold service may live on another event loop
-                } else {
-                    answerNow.run();
-                }
-            });
+            .onSuccess(result -> answerRead(request, pull, filter, maySuspend, reply, result));
+    }
+
+    /**
+     * A woken held pull on the store's dispatcher thread: reads right there (the messages were just dispatched, so
+     * in the page cache) and hands the result to {@code context}, the pull's event loop, to answer.
+     */
+    private void readHereAndAnswer(RemotingCommand request, PullRequest pull, TagFilter filter,
+                                   Promise<RemotingCommand> reply, Context context) {
+        GetMessageResult result;
+        try {
+            result = read(pull, filter);
+        } catch (RuntimeException e) {
+            context.runOnContext(ignored -> reply.fail(e));
+            return;
+        }
+        context.runOnContext(ignored -> answerRead(request, pull, filter, false, reply, result));
+    }
+
+    private GetMessageResult read(PullRequest pull, TagFilter filter) {
+        return broker.store().store().getMessages(pull.topic(), pull.queueId(), pull.queueOffset(),
+            pull.maxMsgNums(), pull.maxMsgBytes(), filter);
+    }
+
+    /** On the pull's event loop: answers what the read found, or holds the pull when it found nothing. */
+    private void answerRead(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
+                            Promise<RemotingCommand> reply, GetMessageResult result) {
+        int code = responseCode(result, pull.queueOffset());
+        long suggestedBrokerId = suggestedBrokerId(pull, result);
+        boolean isToMaster = broker.replication().isSlave() && suggestedBrokerId == MASTER_ID;
+        if (isToMaster && code != ResponseCode.SUCCESS) {
+            // RocketMQ's slave: nothing here while the master lives, so send the consumer back there now.
+            code = ResponseCode.PULL_RETRY_IMMEDIATELY;
+        }
+        HeldPull held = code == ResponseCode.PULL_NOT_FOUND && maySuspend
+            ? heldPull(request, pull, filter, reply) : null;
+        int answerCode = code;
+        Runnable answerNow = () -> answerNow(request, pull, result, answerCode, suggestedBrokerId, reply);
+        if (held != null) {
+            holds.holdOrAnswer(held, answerNow);   // the hold service may live on another event loop
+        } else {
+            answerNow.run();
+        }
     }
 
     private void answerNow(RemotingCommand request, PullRequest pull, GetMessageResult result, int code,
@@ -139,8 +167,10 @@ public final class PullMessageProcessor {
         if (waitMs <= 0) {
             return null;
         }
+        Context context = Vertx.currentContext();   // the pull's event loop, where its answer is made
         return new HeldPull(pull.topic(), pull.queueId(), pull.queueOffset(), filter,
-            System.currentTimeMillis() + waitMs, () -> readAndAnswer(request, pull, filter, false, reply));
+            System.currentTimeMillis() + waitMs, () -> readAndAnswer(request, pull, filter, false, reply),
+            () -> readHereAndAnswer(request, pull, filter, reply, context));
     }
 
     private TagFilter filterFor(PullRequest pull) {

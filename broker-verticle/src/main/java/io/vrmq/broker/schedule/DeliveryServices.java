@@ -42,10 +42,18 @@ public final class DeliveryServices {
             broker.json(), root);
         TimerMessageService timer = TimerMessageService.create(vertx, broker.store(), broker.json(), root,
             broker.features().timerFlow());
-        broker.store().store().setDispatchListener((topic, queueId, maxOffset, tagsCode, storeTime) -> {
-            brokerListener.onDispatched(topic, queueId, maxOffset, tagsCode, storeTime);
-            schedule.onDispatched(topic, queueId);
-            timer.onDispatched(topic, queueId);
+        broker.store().store().setDispatchListener(new DispatchListener() {
+            @Override
+            public void onDispatched(String topic, int queueId, long maxOffset, long tagsCode, long storeTime) {
+                brokerListener.onDispatched(topic, queueId, maxOffset, tagsCode, storeTime);
+                schedule.onDispatched(topic, queueId);
+                timer.onDispatched(topic, queueId);
+            }
+
+            @Override
+            public void onRoundDispatched() {
+                brokerListener.onRoundDispatched();
+            }
         });
         Future<Void> started = Future.all(schedule.start(), timer.start()).<Void>mapEmpty()
             .onFailure(error -> log.error("delayed or timer message delivery did not start", error));

@@ -14,6 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
 
 @ExtendWith(VertxExtension.class)
 class PullHoldServiceTest {
@@ -60,6 +61,55 @@ class PullHoldServiceTest {
                 test.verify(() -> assertEquals(1, holds.heldCount()));
                 test.completeNow();
             });
+        });
+    }
+
+    /**
+     * readHeldPullsOnDispatcher: a round's end on the dispatcher thread runs the ready pulls' off-loop wake right
+     * there (one read, one hop to the answer), and releases their timers.
+     */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void onTheDispatcherARoundsEndWakesTheReadyPullsOnTheDispatcherThread(Vertx vertx, VertxTestContext test) {
+        Context context = vertx.getOrCreateContext();
+        PullHoldService holds = new PullHoldService(vertx, context, 10_000, true, null);
+        Thread dispatcher = new Thread(() -> {
+            holds.onDispatched("T", 0, 6);
+            holds.onRoundDispatched();
+        }, "test-dispatcher");
+        context.runOnContext(ignored -> {
+            holds.hold(new HeldPull("T", 0, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                () -> test.failNow("woken on the loop"), () -> test.verify(() -> {
+                    assertSame(dispatcher, Thread.currentThread());
+                    assertEquals(1, holds.heldCount(), "queue 1's pull is still held");
+                    assertEquals(1, holds.armedExpiryTimers(), "queue 0's pull released its timer");
+                    test.completeNow();
+                })));
+            holds.hold(new HeldPull("T", 1, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                () -> test.failNow("another queue's pull woken")));
+            dispatcher.start();
+        });
+    }
+
+    /**
+     * A message dispatched between a pull's read (which found nothing) and its hold found no pull to wake: the hold
+     * sees the queue's max offset past the pull's and wakes it at once, instead of leaving it to its timeout.
+     */
+    @Test
+    @Timeout(value = 10, timeUnit = TimeUnit.SECONDS)
+    void aPullHeldAfterItsMessageWasDispatchedIsWokenAtOnce(Vertx vertx, VertxTestContext test) {
+        Context context = vertx.getOrCreateContext();
+        PullHoldService holds = new PullHoldService(vertx, context, 10_000, true,
+            (topic, queueId) -> queueId == 0 ? 6L : 0L);
+        context.runOnContext(ignored -> {
+            holds.hold(new HeldPull("T", 1, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                () -> test.failNow("a queue without new messages woken")));
+            holds.hold(new HeldPull("T", 0, 5, TagFilter.ALL, System.currentTimeMillis() + LONG_SUSPEND_MS,
+                () -> test.verify(() -> {
+                    assertEquals(1, holds.heldCount());
+                    assertEquals(1, holds.armedExpiryTimers());
+                    test.completeNow();
+                })));
         });
     }
 

@@ -129,12 +129,17 @@ public final class Dispatcher implements Runnable {
 
     /** Like {@link #dispatchUpTo(long)}, stopping after {@code maxRecords} records (recovery, between two polls). */
     public long dispatchUpTo(long limitOffset, long maxRecords) {
+        long records;
         turn.lock();
         try {
-            return dispatchLocked(limitOffset, maxRecords);
+            records = dispatchLocked(limitOffset, maxRecords);
         } finally {
             turn.unlock();
         }
+        if (records > 0) {
+            notifyRoundDispatched();
+        }
+        return records;
     }
 
     /**
@@ -257,6 +262,18 @@ public final class Dispatcher implements Runnable {
             if (plausible && transactionType != TRANSACTION_PREPARED && transactionType != TRANSACTION_ROLLBACK) {
                 queues.findOrCreate(topic, queueId).putBlank(RecordReader.queueOffset(buffer, position));
             }
+        }
+    }
+
+    private void notifyRoundDispatched() {
+        DispatchListener current = listener;
+        if (current == null) {
+            return;
+        }
+        try {
+            current.onRoundDispatched();
+        } catch (RuntimeException e) {
+            log.error("dispatch listener failed at the end of a round at commit log offset {}", dispatchedOffset, e);
         }
     }
 

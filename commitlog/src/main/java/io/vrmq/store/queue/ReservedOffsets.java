@@ -6,7 +6,14 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,17 +37,24 @@ import org.slf4j.LoggerFactory;
  * empties the file ({@link #forgetAll}) and a clean open ignores it. After a crash the bounds read are kept in the
  * new file until the next clean shutdown, so a second crash before the recovered blanks reach disk still skips them.
  *
- * <p>Where the force runs: on the store's writer thread (a worker, never an event loop), inside the append that
- * needs it. Measured on the store benchmark's single hot queue: about 25 writes per million appends, each about
- * 1.3 ms, under 1% of the writer's time. Renewing ahead on another thread would hide even that, at the price of a
- * hand-off and a wait when the renewal is late; not worth it at this cost.
+ * <p>Where the force runs. A queue's first bound, and a renewal the queue reaches before it was written, are
+ * written on the store's writer thread (a worker, never an event loop), inside the append that needs it. Opened with
+ * a renewer ({@link #open(Path, boolean, long, long, InstantSource, boolean)}), a queue that has used half of its
+ * block asks the renewer thread ({@code vrmq-store-reserver}) for its next bound, so the writer does not wait for
+ * that force: measured on a busy shared disk (benchmark/RESULTS.md, "Latency"), one force took 0.5-140 ms, and every
+ * append queued behind it waited as long. The renewer writes every renewal asked for since its last write in one
+ * record (one force), each queue's new bound being its current bound plus its (possibly grown) block, and publishes
+ * the bounds only after the force. Without a renewer (the tests of the write pattern), renewals are written when a
+ * queue reaches its bound, as the first ones are.
  *
  * <p>Only the writer's ASYNC_FLUSH appends reserve (see {@code StoreWriter}); recovery honours bounds whatever the
  * mode, so a store switched from ASYNC_FLUSH to SYNC_FLUSH across a crash still skips them. A truncation or a
  * switch to replication {@link #forgetAll forgets} them: the new master assigns those offsets.
  *
- * <p>Threads: {@link #cover} on the writer; {@link #removeTopic} from any thread (topic deletion); the slow path
- * (a write) is synchronised. Open on the opening thread; {@link #recovered} from any thread.
+ * <p>Threads: {@link #cover} on the writer; {@link #removeTopic} from any thread (topic deletion); every write (the
+ * writer's, the renewer's, a removal's, {@link #forgetAll}) is synchronised, and a renewal whose queue was forgotten
+ * meanwhile writes nothing. Open on the opening thread; {@link #recovered} from any thread; {@link #close} once, by
+ * the store's close.
  */
 public final class ReservedOffsets {
     /** Block of a queue's first reservation. */
@@ -55,25 +69,47 @@ public final class ReservedOffsets {
     private final long blockMax;
     private final long fileMaxBytes;
     private final InstantSource clock;
+    /** Null: renewals are written by the writer when a queue reaches its bound. */
+    private final ExecutorService renewer;
+    /** Queues that asked the renewer for their next bound, not yet written. */
+    private final Queue<Reservation> renewalsAsked = new ConcurrentLinkedQueue<>();
     private final Map<String, Map<Integer, Reservation>> reservations = new ConcurrentHashMap<>();
     private volatile Map<String, Map<Integer, Long>> recovered;
     private ReservedOffsetsFile file;   // guarded by this
     private long writeCount;
 
-    /** Bound and block of one queue; bound 0 = nothing reserved yet. Written under the lock, read by the writer. */
+    /**
+     * Bound and block of one queue; bound 0 = nothing reserved yet. Bound and block are written under the lock and
+     * read by the writer; {@code isRenewalAsked} is set by the writer and cleared by the renewer.
+     */
     private static final class Reservation {
+        final String topic;
+        final int queueId;
         volatile long bound;
-        long block = INITIAL_BLOCK;
+        volatile long block = INITIAL_BLOCK;
         long reservedAtMs;
+        final AtomicBoolean isRenewalAsked = new AtomicBoolean();
+        /** The bound when the renewal was asked: a renewer finding another one skips (the writer renewed). */
+        volatile long askedAtBound;
+
+        Reservation(String topic, int queueId) {
+            this.topic = topic;
+            this.queueId = queueId;
+        }
     }
 
     private ReservedOffsets(Path path, long blockMax, long fileMaxBytes, InstantSource clock,
-                            Map<String, Map<Integer, Long>> recovered) {
+                            Map<String, Map<Integer, Long>> recovered, boolean renewsAhead) {
         this.path = path;
         this.blockMax = blockMax;
         this.fileMaxBytes = fileMaxBytes;
         this.clock = clock;
         this.recovered = recovered;
+        this.renewer = renewsAhead ? Executors.newSingleThreadExecutor(runnable -> {
+            Thread thread = new Thread(runnable, "vrmq-store-reserver");
+            thread.setDaemon(true);
+            return thread;
+        }) : null;
     }
 
     /**
@@ -82,6 +118,15 @@ public final class ReservedOffsets {
      */
     public static ReservedOffsets open(Path path, boolean clean, long blockMax, long fileMaxBytes,
                                        InstantSource clock) {
+        return open(path, clean, blockMax, fileMaxBytes, clock, false);
+    }
+
+    /**
+     * Like {@link #open(Path, boolean, long, long, InstantSource)}; with {@code renewsAhead}, a queue past half of its
+     * block is renewed on the {@code vrmq-store-reserver} thread while the writer goes on (see the class comment).
+     */
+    public static ReservedOffsets open(Path path, boolean clean, long blockMax, long fileMaxBytes,
+                                       InstantSource clock, boolean renewsAhead) {
         Map<String, Map<Integer, Long>> read = Map.of();
         if (!clean) {
             ReservedOffsetsFile.Contents contents = ReservedOffsetsFile.read(path);
@@ -90,11 +135,16 @@ public final class ReservedOffsets {
             }
             read = contents.bounds();
         }
-        ReservedOffsets reserved = new ReservedOffsets(path, blockMax, fileMaxBytes, clock, read);
+        ReservedOffsets reserved = new ReservedOffsets(path, blockMax, fileMaxBytes, clock, read, renewsAhead);
         read.forEach((topic, byId) -> byId.forEach((queueId, bound) ->
                 reserved.reservation(topic, queueId).bound = bound));
-        synchronized (reserved) {
-            reserved.file = ReservedOffsetsFile.rewrite(path, reserved.snapshot());
+        try {
+            synchronized (reserved) {
+                reserved.file = ReservedOffsetsFile.rewrite(path, reserved.snapshot());
+            }
+        } catch (RuntimeException e) {
+            reserved.close();
+            throw e;
         }
         return reserved;
     }
@@ -117,6 +167,71 @@ public final class ReservedOffsets {
         Reservation reservation = byId == null ? null : byId.get(queueId);
         if (reservation == null || endOffset > reservation.bound) {
             reserve(topic, queueId, endOffset, nextOffsets);
+        } else if (renewer != null && reservation.bound - endOffset < reservation.block / 2
+                && reservation.isRenewalAsked.compareAndSet(false, true)) {
+            reservation.askedAtBound = reservation.bound;
+            askRenewal(reservation);
+        }
+    }
+
+    /** Stops the renewer after the renewal it is writing, if any; later renewals are written by the writer. */
+    public void close() {
+        if (renewer == null) {
+            return;
+        }
+        renewer.shutdown();
+        try {
+            if (!renewer.awaitTermination(30, TimeUnit.SECONDS)) {
+                log.warn("reserved offsets renewer {} still busy after 30 s at close", path);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void askRenewal(Reservation reservation) {
+        renewalsAsked.add(reservation);
+        try {
+            renewer.execute(this::writeAskedRenewals);
+        } catch (RejectedExecutionException closed) {
+            reservation.isRenewalAsked.set(false);   // closing: the writer renews it when it reaches the bound
+        }
+    }
+
+    /**
+     * Renewer thread: one forced record for every renewal asked since the last one, then the new bounds. A queue
+     * forgotten meanwhile (removed topic, {@link #forgetAll}) is skipped; so is one the writer renewed itself.
+     */
+    private synchronized void writeAskedRenewals() {
+        List<Reservation> asked = new ArrayList<>();
+        for (Reservation next = renewalsAsked.poll(); next != null; next = renewalsAsked.poll()) {
+            asked.add(next);
+        }
+        long nowMs = clock.millis();
+        Map<Reservation, Long> renewals = new HashMap<>();
+        List<ReservedOffsetsFile.Entry> entries = new ArrayList<>();
+        try {
+            for (Reservation reservation : asked) {
+                Map<Integer, Reservation> byId = reservations.get(reservation.topic);
+                boolean isCurrent = byId != null && byId.get(reservation.queueId) == reservation;
+                if (isCurrent && reservation.bound == reservation.askedAtBound && !renewals.containsKey(reservation)) {
+                    long bound = reservation.bound + grownBlock(reservation, nowMs);
+                    renewals.put(reservation, bound);
+                    entries.add(new ReservedOffsetsFile.Entry(reservation.topic, reservation.queueId, bound));
+                }
+            }
+            if (!entries.isEmpty()) {
+                write(entries);   // forced before the writer may hand out any offset it covers
+                renewals.forEach((reservation, bound) -> {
+                    reservation.bound = bound;
+                    reservation.reservedAtMs = nowMs;
+                });
+            }
+        } catch (RuntimeException e) {
+            // Nothing was published: the writer reaches the old bound and writes (and reports) the renewal itself.
+            log.warn("reserved offsets file {}: renewing ahead failed; the writer renews at the bound", path, e);
+        } finally {
+            asked.forEach(reservation -> reservation.isRenewalAsked.set(false));
         }
     }
 
@@ -230,6 +345,6 @@ public final class ReservedOffsets {
 
     private Reservation reservation(String topic, int queueId) {
         return reservations.computeIfAbsent(topic, t -> new ConcurrentHashMap<>())
-                .computeIfAbsent(queueId, id -> new Reservation());
+                .computeIfAbsent(queueId, id -> new Reservation(topic, queueId));
     }
 }

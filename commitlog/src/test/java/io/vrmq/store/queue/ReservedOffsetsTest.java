@@ -107,6 +107,62 @@ class ReservedOffsetsTest {
     }
 
     @Test
+    void aQueuePastHalfItsBlockIsRenewedByTheRenewerBeforeTheWriterReachesItsBound(@TempDir Path dir)
+            throws Exception {
+        Path path = dir.resolve("r");
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        reserved.cover("T", 1, next.take("T", 1, 1) + 1, next);
+        long firstBound = reserved.bound("T", 1);
+        long handedOutEnd = 1;
+        while (firstBound - handedOutEnd >= ReservedOffsets.INITIAL_BLOCK / 2) {   // to past half of the block
+            long offset = next.take("T", 1, 1);
+            reserved.cover("T", 1, offset + 1, next);
+            handedOutEnd = offset + 1;
+        }
+        awaitBoundAbove(reserved, "T", 1, firstBound);
+        long writes = reserved.writeCount();
+        assertEquals(2, writes, "the writer's first bound and the renewer's one renewal");
+        long renewedBound = reserved.bound("T", 1);
+        while (handedOutEnd <= firstBound) {   // past the first bound, below the renewed one
+            long offset = next.take("T", 1, 1);
+            reserved.cover("T", 1, offset + 1, next);
+            assertTrue(offset < reserved.bound("T", 1), "offset " + offset + " not below its bound");
+            handedOutEnd = offset + 1;
+        }
+        assertEquals(writes, reserved.writeCount(), "the writer passed the first bound " + firstBound
+                + " without a write of its own (renewed bound " + renewedBound + ")");
+        reserved.close();
+        long bound = ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock).recovered().get("T").get(1);
+        assertTrue(bound >= handedOutEnd, "bound " + bound + " read after a crash is below the offsets handed out "
+                + handedOutEnd);
+    }
+
+    @Test
+    void aRenewalAskedBeforeTheTopicWasDeletedWritesNothingForIt(@TempDir Path dir) {
+        Path path = dir.resolve("r");
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        for (int i = 0; i <= ReservedOffsets.INITIAL_BLOCK / 2; i++) {
+            reserved.cover("Gone", 0, next.take("Gone", 0, 1) + 1, next);
+        }
+        reserved.removeTopic("Gone");   // the renewal asked above may still be waiting for the renewer
+        reserved.close();
+        assertEquals(0, reserved.bound("Gone", 0));
+        Map<String, Map<Integer, Long>> read = ReservedOffsetsFile.read(path).bounds();
+        assertFalse(read.containsKey("Gone") && read.get("Gone").containsKey(0), "bounds read: " + read);
+    }
+
+    private static void awaitBoundAbove(ReservedOffsets reserved, String topic, int queueId, long bound)
+            throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (reserved.bound(topic, queueId) <= bound) {
+            assertTrue(System.nanoTime() < deadline, "no renewal of " + topic + "-" + queueId + " within 20 s");
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
     void aTornLastRecordIsIgnoredAndTheBoundsBeforeItAreKept(@TempDir Path dir) throws Exception {
         Path path = dir.resolve("r");
         ReservedOffsetsFile file = ReservedOffsetsFile.rewrite(path,

@@ -105,7 +105,11 @@ public final class RemotingClient {
     }
 
     public Future<RemotingCommand> invoke(String address, RemotingCommand request, long timeoutMs) {
-        return invoke(address, request, timeoutMs, tlsClient != null);
+        if (tlsClient == null) {
+            // No TLS fallback to switch to: the direct path, without the transform and recover of every call.
+            return connection(address).compose(connection -> connection.invoke(outgoing.apply(request), timeoutMs));
+        }
+        return invoke(address, request, timeoutMs, true);
     }
 
     /** {@code mayRetry}: whether a refusal that says "the other transport" may switch it and resend, once. */
