@@ -51,6 +51,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-vs-rocketmq
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
 COUNT="${COUNT:-100000}"
 WARMUP_COUNT="${WARMUP_COUNT:-20000}"
 SIZE="${SIZE:-1024}"
@@ -84,11 +87,6 @@ LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 CEILING_JAR="$ROOT/benchmark/ceiling/target/vrmq-ceiling.jar"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-vs-rocketmq.XXXXXX)"
-NAMESRV_PID=""
-BROKER_PID=""
-SLAVE_PID=""
-EXTRA_JVM_OPTS=""
-TOOL_PID=""
 
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
 case "$REPLICATION" in none | ASYNC_MASTER | SYNC_MASTER) ;;
@@ -106,11 +104,6 @@ CLIENT_ACL_ARGS=()
 # Our servers of this run: "vrmq", or "vrmq-NAME" per VRMQ_VARIANTS entry; VARIANT_JSON[label] holds its keys.
 declare -A VARIANT_JSON=()
 VRMQ_LABELS=()
-json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
-    local inner
-    inner="$(sed -E 's/^[[:space:]]*\{//; s/\}[[:space:]]*$//' <<< "$1")"
-    [[ "$inner" =~ [^[:space:]] ]] && echo "$inner" || true
-}
 if [[ -n "$VRMQ_BROKER_CONFIG" && "$VRMQ_BROKER_CONFIG" != \{*\} ]]; then
     echo "VRMQ_BROKER_CONFIG must be a JSON object" >&2; exit 2
 fi
@@ -126,119 +119,13 @@ else
         VARIANT_JSON["vrmq-$name"]="${variant#*=}"
     done
 fi
-kind_of() { [[ "$1" == vrmq* ]] && echo vrmq || echo "$1"; }
 CURRENT_LABEL=""
 
-log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
-
-stop_pid() {
-    local pid="$1"
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-
-stop_servers() {
-    stop_pid "$SLAVE_PID"
-    SLAVE_PID=""
-    stop_pid "$BROKER_PID"
-    BROKER_PID=""
-    stop_pid "$NAMESRV_PID"
-    NAMESRV_PID=""
-}
-
-cleanup() {
-    stop_pid "$TOOL_PID"
-    stop_servers
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 build() {
-    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
-        log "SKIP_BUILD=1: using the jars already built"
-    else
-        log "building our NameServer and Broker and the load tool (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load,benchmark/ceiling -am \
-            -DskipTests package)
-    fi
-    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
-    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
-    local jar
-    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$CEILING_JAR"; do
-        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
-    done
+    build_jars nameserver-verticle,broker-verticle,benchmark/load,benchmark/ceiling "$VRMQ_NAMESRV_JAR" \
+        "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$CEILING_JAR"
 }
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
-
-await_quiet() {
-    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
-    local waited=0
-    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
-        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
-
-await_namesrv() {
-    local log_file="$1"
-    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -qE "The Name Server boot success|^ceiling ready on" "$log_file" 2>/dev/null && return
-        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
-        sleep 0.1
-    done
-    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
-}
-
-# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
-# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
-apache_jvm() {
-    local dir="$1"
-    shift
-    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" $EXTRA_JVM_OPTS -Duser.home="$dir" \
-        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
-        -cp "$(cat "$WORK/apache.classpath")" "$@"
-}
-
-start_apache_namesrv() {
-    local port="$1" dir="$2"
-    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
-        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-start_vrmq_namesrv() {
-    local port="$1" dir="$2"
-    cat > "$dir/namesrv.json" <<JSON
-{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
-JSON
-    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
 
 # The ceiling is its NameServer and its broker in one process: "starting its broker" only names that process.
 start_ceiling_namesrv() {
@@ -253,82 +140,6 @@ start_ceiling_broker() {
     BROKER_PID="$NAMESRV_PID"
 }
 
-# Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
-gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
-
-# start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
-start_apache_broker() {
-    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" acks=1
-    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
-    [[ "$role" == SYNC_MASTER ]] && acks=2
-    local store="$dir/store"
-    cat > "$dir/broker.conf" <<CONF
-brokerClusterName=BenchCluster
-brokerName=bench-broker
-brokerId=$id
-brokerRole=$role
-inSyncReplicas=$acks
-brokerIP1=127.0.0.1
-listenPort=$port
-namesrvAddr=$namesrv
-flushDiskType=$FLUSH
-autoCreateTopicEnable=true
-defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
-CONF
-    if [[ "$ACL" == 1 ]]; then
-        cat >> "$dir/broker.conf" <<CONF
-authenticationEnabled=true
-authorizationEnabled=true
-authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
-authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
-initAuthenticationUser={"username":"$ACL_USER","password":"$ACL_SECRET"}
-innerClientAuthenticationCredentials={"accessKey":"$ACL_USER","secretKey":"$ACL_SECRET"}
-CONF
-    fi
-    EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
-        -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
-    started_broker "${4:-}" $!
-}
-
-start_vrmq_broker() {
-    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" extra member
-    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
-    # Later keys win (Jackson keeps the last of duplicate keys): the run's, then the variant's.
-    extra=""
-    for member in "$(json_inner "$VRMQ_BROKER_CONFIG")" "$(json_inner "${VARIANT_JSON[$CURRENT_LABEL]:-}")"; do
-        [[ -n "$member" ]] && extra="$extra, $member"
-    done
-    cat > "$dir/broker.json" <<JSON
-{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
- "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
- "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
-JSON
-    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
-        > "$dir/broker.log" 2>&1 &
-    started_broker "${4:-}" $!
-}
-
-# With ACL=1: our broker.json keys for the same users as Apache's broker.conf (the JSON values as JSON strings).
-vrmq_acl_keys() {
-    [[ "$ACL" == 1 ]] || return 0
-    local user="{\\\"username\\\":\\\"$ACL_USER\\\",\\\"password\\\":\\\"$ACL_SECRET\\\"}"
-    local inner="{\\\"accessKey\\\":\\\"$ACL_USER\\\",\\\"secretKey\\\":\\\"$ACL_SECRET\\\"}"
-    printf ',\n "authenticationEnabled": true, "authorizationEnabled": true, "initAuthenticationUser": "%s",' "$user"
-    printf '\n "innerClientAuthenticationCredentials": "%s"' "$inner"
-}
-
-started_broker() {
-    if [[ "$1" == slave ]]; then SLAVE_PID="$2"; else BROKER_PID="$2"; fi
-}
-
 # With REPLICATION: the master's slave, routed (so registered and told its master) before the phases.
 start_slave() {
     local label="$1" namesrv="$2" dir="$3"
@@ -340,22 +151,6 @@ start_slave() {
     run_tool "$dir/slave/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" \
         --broker-addr "127.0.0.1:$slave_port" --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" \
         --pid "$SLAVE_PID" || { log "$label: slave not ready; log tail:"; tail -30 "$dir/slave/broker.log" >&2; exit 1; }
-}
-
-# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
-# own log files go under the work dir (user.home).
-run_tool() {
-    local out="$1"
-    shift
-    : > "$out"
-    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is empty or one option
-    java "-Xmx$CLIENT_HEAP" $CLIENT_JVM_OPTS -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
-    TOOL_PID=$!
-    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
-    local status=0
-    wait "$TOOL_PID" || status=$?
-    TOOL_PID=""
-    return "$status"
 }
 
 # One phase of MessageLoadBench (skipped when PHASES leaves it out); appends "round label phase json" to
@@ -377,26 +172,13 @@ bench() {
     local round="$1" label="$2" dir="$WORK/$2-$1"
     mkdir -p "$dir"
     await_quiet
-    local namesrv_port broker_port
     CURRENT_LABEL="$label"
-    namesrv_port="$(free_port)"
-    log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "start_$(kind_of "$label")_namesrv" "$namesrv_port" "$dir"
-    await_namesrv "$dir/namesrv.log"
-    broker_port="$(free_port)"
-    [[ "$label" == ceiling ]] && broker_port="$namesrv_port"
-    local namesrv="127.0.0.1:$namesrv_port"
-    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, $MASTER_ROLE, store $dir/store"
-    local start_ms
-    start_ms="$(date +%s%3N)"
-    "start_$(kind_of "$label")_broker" "$broker_port" "$namesrv" "$dir"
+    start_namesrv "$label" "$dir"
+    local namesrv="$NAMESRV"
+    start_broker "$label" "$dir" "$namesrv" TBW102
     [[ -n "${VARIANT_JSON[$label]:-}" || ( "$label" == vrmq && -n "$VRMQ_BROKER_CONFIG" ) ]] \
         && log "$label: broker config additions $VRMQ_BROKER_CONFIG ${VARIANT_JSON[$label]:-}"
-    run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" --broker-addr "127.0.0.1:$broker_port" \
-        --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
-        || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
-    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
-    log "$label: broker routed after ${ready_ms} ms"
+    local ready_ms="$READY_MS"
     start_slave "$label" "$namesrv" "$dir"
     phase "$round" "$label" warm "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
         --count "$WARMUP_COUNT" --consume concurrent
@@ -415,9 +197,6 @@ bench() {
     stop_servers
     rm -rf "$dir/store" "$dir/slave/store" || log "could not remove all of $dir/store"
 }
-
-# A field of a phase's JSON; 0 for a phase that did not run (PHASES).
-field() { if [[ -z "${1// /}" ]]; then echo 0; else sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; fi; }
 
 # One line per server run: the figures the tables show, in the order the awk in report() reads them.
 summarize() {
