@@ -57,8 +57,19 @@ public final class MessageLoadBench {
     private MessageLoadBench() {
     }
 
+    /** Ends the JVM when the run is over: a producer that did not finish its shutdown must not keep it alive. */
     public static void main(String[] args) throws Exception {
         MessageLoadOptions options = MessageLoadOptions.parse(args);
+        int status = 1;
+        try {
+            run(options);
+            status = 0;
+        } finally {
+            System.exit(status);
+        }
+    }
+
+    private static void run(MessageLoadOptions options) throws Exception {
         long runId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         String runTag = Long.toHexString(runId);
         long clientCpuStartMillis = ProcessStats.cpuMillis(SELF);
@@ -66,12 +77,13 @@ public final class MessageLoadBench {
         ProgressLine progress = new ProgressLine(options.label());
         DefaultMQPushConsumer consumer = null;
         try {
-            producers.start();
+            producers.startFirst();
             prepareTopics(producers.first(), options);
             String warmupTopic = options.warmupCount() > 0 ? options.topic() + "_warmup" : null;
             if (warmupTopic != null) {
                 createTopic(producers.first(), warmupTopic, options.queues());
             }
+            producers.startOthers();
             producers.learnRoutes(warmupTopic == null ? options.topics()
                 : Stream.concat(options.topics().stream(), Stream.of(warmupTopic)).toList());
             DeliveryTracker tracker = new DeliveryTracker(runId, options.count());
@@ -109,6 +121,11 @@ public final class MessageLoadBench {
                 ProcessStats.cpuMillis(SELF) - clientCpuStartMillis,
                 new ScaleFigures(producers.size(), options.topicCount(), ownedQueues, idle));
             System.out.println("RESULT " + result.toJson());
+        } catch (Exception failure) {
+            // said before the shutdown, which for many producers takes a while
+            System.out.println("FAILED " + failure);
+            failure.printStackTrace(System.out);
+            throw failure;
         } finally {
             progress.stop();
             if (consumer != null) {

@@ -21,8 +21,13 @@ import org.apache.rocketmq.remoting.RPCHook;
  * {@code seq % size}. With more than one producer they share one async-send executor of the size each would
  * otherwise start for itself (the client's default: one thread per core), so that a thousand producers cost a
  * thousand connections rather than two thousand idle sender threads; a single producer keeps the client's own.
+ * Likewise each instance starts a send accumulator (for autoBatch, off here and never used) whose two guard threads
+ * wake every batchMaxDelayMs / 2 (5 ms by default): with more than one producer its delay is set to
+ * {@link #IDLE_ACCUMULATOR_DELAY_MS}, or a thousand producers would spend the machine on 400,000 wake-ups a second.
+ * No setting changes what a send does.
  * Started and shut down by the main thread (on helper threads: each instance's start and shutdown is a few blocking
- * steps); {@link #producerFor} is called from the sending threads.
+ * steps); {@link #producerFor} is called from the sending threads. The client's threads are not daemons: the JVM ends
+ * with {@code System.exit} after {@link #shutdown}.
  */
 final class ProducerPool {
 
@@ -30,6 +35,9 @@ final class ProducerPool {
     private static final int START_THREADS = 8;
     /** Parallel shutdowns: they mostly wait (see {@link #shutdown}), so many threads cost little. */
     private static final int SHUTDOWN_THREADS = 256;
+    private static final long SHUTDOWN_WAIT_SECONDS = 30;
+    /** The longest batchMaxDelayMs the client accepts: its guard threads then sleep 15 s at a time. */
+    private static final int IDLE_ACCUMULATOR_DELAY_MS = 30_000;
     private static final int ASYNC_QUEUE_CAPACITY = 50_000;
 
     private final List<DefaultMQProducer> producers = new ArrayList<>();
@@ -54,14 +62,21 @@ final class ProducerPool {
             producer.setCompressMsgBodyOverHowmuch(compressOverBytes);
             if (sharedAsyncSender != null) {
                 producer.setAsyncSenderExecutor(sharedAsyncSender);
+                producer.batchMaxDelayMs(IDLE_ACCUMULATOR_DELAY_MS);
             }
             producers.add(producer);
         }
     }
 
-    /** Starts every producer; fails with the first start that failed. */
-    void start() throws Exception {
-        forEachInParallel(START_THREADS, "bench-producer-start-", DefaultMQProducer::start);
+    /** Starts the first producer alone: it creates the topics before the others add their start-up traffic. */
+    void startFirst() throws Exception {
+        first().start();
+    }
+
+    /** Starts every other producer; fails with the first start that failed. */
+    void startOthers() throws Exception {
+        forEachInParallel(START_THREADS, "bench-producer-start-", producers.subList(1, producers.size()),
+            DefaultMQProducer::start);
         if (producers.size() > 1) {
             System.out.println(producers.size() + " producers started (one client instance and connection each)");
         }
@@ -73,7 +88,7 @@ final class ProducerPool {
      * async-send executor those lookups would hold up everyone's sends.
      */
     void learnRoutes(List<String> topics) throws Exception {
-        forEachInParallel(START_THREADS, "bench-producer-route-", producer -> {
+        forEachInParallel(START_THREADS, "bench-producer-route-", producers, producer -> {
             for (String topic : topics) {
                 producer.getDefaultMQProducerImpl().getMqClientFactory().updateTopicRouteInfoFromNameServer(topic);
             }
@@ -94,22 +109,29 @@ final class ProducerPool {
     }
 
     /**
-     * Shuts every producer down. In parallel: each instance's shutdown waits up to a few seconds for its remoting
-     * client's event thread to notice (a poll with a timeout), which for a thousand instances one after the other
-     * would be most of an hour.
+     * Shuts every producer down, waiting at most {@link #SHUTDOWN_WAIT_SECONDS}; the caller then ends the JVM. In
+     * parallel: each instance's shutdown waits up to a few seconds for its remoting client's event thread to notice
+     * (a poll with a timeout), which for a thousand instances one after the other would be most of an hour.
      */
-    void shutdown() throws Exception {
-        try {
-            forEachInParallel(SHUTDOWN_THREADS, "bench-producer-shutdown-", DefaultMQProducer::shutdown);
-        } finally {
-            if (sharedAsyncSender != null) {
-                sharedAsyncSender.shutdownNow();
-            }
+    void shutdown() throws InterruptedException {
+        ExecutorService executor = Executors.newFixedThreadPool(Math.min(SHUTDOWN_THREADS, producers.size()),
+            namedThreads("bench-producer-shutdown-"));
+        producers.forEach(producer -> executor.execute(producer::shutdown));
+        executor.shutdown();
+        if (!executor.awaitTermination(SHUTDOWN_WAIT_SECONDS, TimeUnit.SECONDS)) {
+            System.out.println("producers still shutting down after " + SHUTDOWN_WAIT_SECONDS + " s; exiting anyway");
+        }
+        if (sharedAsyncSender != null) {
+            sharedAsyncSender.shutdownNow();
         }
     }
 
-    /** Runs {@code step} on every producer from up to {@code threads} threads; fails with the first failure. */
-    private void forEachInParallel(int threads, String threadPrefix, ProducerStep step) throws Exception {
+    /** Runs {@code step} on each producer from up to {@code threads} threads; fails with the first failure. */
+    private static void forEachInParallel(int threads, String threadPrefix, List<DefaultMQProducer> producers,
+                                          ProducerStep step) throws Exception {
+        if (producers.isEmpty()) {
+            return;
+        }
         ExecutorService executor = Executors.newFixedThreadPool(Math.min(threads, producers.size()),
             namedThreads(threadPrefix));
         try {
