@@ -15,7 +15,7 @@
 # least noisy figure on a small shared machine. The broker's peak RSS (VmHWM) and anonymous RSS (RssAnon: heap and
 # other non-file memory; mapped store files are the rest) are read after the last phase. Prints a side-by-side table
 # and the ratios ours/apache. Both brokers run with the same JVM flags (-Xmx$SERVER_HEAP, the JVM's default GC; not
-# runbroker.sh's pre-touched heap) unless APACHE_JVM=defaults. Rounds alternate the order (apache first in odd rounds, ours first in even ones)
+# runbroker.sh's pre-touched heap). Rounds alternate the order (apache first in odd rounds, ours first in even ones)
 # so that neither always inherits the other's page cache and disk write-back. Everything started is stopped on exit.
 # With REPLICATION set, each side's master gets that role and a slave of its own kind (brokerId 1, same machine)
 # that must be routed before the phases start; CPU and memory figures stay the master's. Apache RocketMQ 5 answers a
@@ -47,28 +47,13 @@
 #       the same jar, e.g. 'off={"serverSelectorThreads":1,"batchAppendsPerWriterTurn":false}
 #       on={"serverSelectorThreads":2,"batchAppendsPerWriterTurn":true}'; the report adds each variant's ratio to
 #       the first. Odd rounds run apache then the variants in order, even rounds the variants reversed then apache.)
-#       VRMQ_JVM_OPTS (extra JVM options for our brokers, @DIR@ standing for the server's work directory, e.g.
-#       '-XX:StartFlightRecording=filename=@DIR@/broker.jfr,settings=profile'; kept: the work dir is printed at the end)
 #       SKIP_APACHE=1 (only ours, and the ceiling with CEILING=1: a quick lever comparison)
-#       APACHE_JVM (same | defaults): same = every server -Xmx$SERVER_HEAP with the JVM's default GC; defaults = each
-#       side at its own defaults: Apache's NameServer and broker with the JVM flags of its distribution's
-#       bin/runserver.sh and bin/runbroker.sh (broker: -Xms8g -Xmx8g pre-touched, G1 with 16 MiB regions,
-#       MaxDirectMemorySize=15g; the heap size from APACHE_DEFAULT_BROKER_HEAP, 8g as the script has it), ours with
-#       the flags scripts/broker.sh and scripts/namesrv.sh use (scripts/lib/jvm-defaults.sh)
-#       VRMQ_JVM_VARIANTS (';'-separated NAME=FLAGS pairs, instead of VRMQ_VARIANTS: our broker runs once per variant
-#       in each round, as "vrmq-NAME", with FLAGS as its heap and GC flags, so one run measures JVM flags on the same
-#       jar, e.g. 'base=-Xmx512m;young64=-Xmx512m -XX:MaxNewSize=64m'; leading NAME=VALUE words of FLAGS are
-#       environment variables for that JVM, e.g. 'arenas2=MALLOC_ARENA_MAX=2 -Xmx512m')
-#       BOOT_TIMEOUT_SECONDS (120: how long a server may take to boot and be routed; Apache's pre-touched 8 GiB heap
-#       takes minutes on a loaded machine)
-#       NMT=1 (both brokers run with -XX:NativeMemoryTracking=summary; after the last phase `jcmd VM.native_memory
-#       summary` is saved in the work dir and the report adds a table of committed MiB per category)
-# Memory columns: anon RSS (RssAnon: heap, native, stacks: what the issue's memory target counts), file RSS
-# (RssFile: resident pages of mapped files, the store's segments and the jars; the page cache, shared with the OS)
-# and shmem RSS (RssShmem), all read from /proc/<pid>/status after the last phase.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-vs-rocketmq
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
 COUNT="${COUNT:-100000}"
 WARMUP_COUNT="${WARMUP_COUNT:-20000}"
 SIZE="${SIZE:-1024}"
@@ -91,14 +76,10 @@ ACL_SECRET=bench-secret-1
 VRMQ_BROKER_CONFIG="${VRMQ_BROKER_CONFIG:-}"
 VRMQ_VARIANTS="${VRMQ_VARIANTS:-}"
 SKIP_APACHE="${SKIP_APACHE:-0}"
-APACHE_JVM="${APACHE_JVM:-same}"
-APACHE_DEFAULT_BROKER_HEAP="${APACHE_DEFAULT_BROKER_HEAP:-8g}"
-VRMQ_JVM_OPTS="${VRMQ_JVM_OPTS:-}"
-NMT="${NMT:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
-BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-120}"
+BOOT_TIMEOUT_SECONDS=120
 STOP_TIMEOUT_SECONDS=10
 VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
@@ -106,14 +87,7 @@ LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 CEILING_JAR="$ROOT/benchmark/ceiling/target/vrmq-ceiling.jar"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-vs-rocketmq.XXXXXX)"
-NAMESRV_PID=""
-BROKER_PID=""
-SLAVE_PID=""
-EXTRA_JVM_OPTS=""
-TOOL_PID=""
 
-case "$APACHE_JVM" in same | defaults) ;; *) echo "APACHE_JVM must be same or defaults" >&2; exit 2 ;; esac
-. "$ROOT/scripts/lib/jvm-defaults.sh"
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
 case "$REPLICATION" in none | ASYNC_MASTER | SYNC_MASTER) ;;
     *) echo "REPLICATION must be none, ASYNC_MASTER or SYNC_MASTER" >&2; exit 2 ;; esac
@@ -129,30 +103,11 @@ CLIENT_ACL_ARGS=()
 
 # Our servers of this run: "vrmq", or "vrmq-NAME" per VRMQ_VARIANTS entry; VARIANT_JSON[label] holds its keys.
 declare -A VARIANT_JSON=()
-declare -A VARIANT_JVM=()
 VRMQ_LABELS=()
-json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
-    local inner
-    inner="$(sed -E 's/^[[:space:]]*\{//; s/\}[[:space:]]*$//' <<< "$1")"
-    [[ "$inner" =~ [^[:space:]] ]] && echo "$inner" || true
-}
 if [[ -n "$VRMQ_BROKER_CONFIG" && "$VRMQ_BROKER_CONFIG" != \{*\} ]]; then
     echo "VRMQ_BROKER_CONFIG must be a JSON object" >&2; exit 2
 fi
-VRMQ_JVM_VARIANTS="${VRMQ_JVM_VARIANTS:-}"
-[[ -n "$VRMQ_VARIANTS" && -n "$VRMQ_JVM_VARIANTS" ]] \
-    && { echo "VRMQ_VARIANTS and VRMQ_JVM_VARIANTS do not mix" >&2; exit 2; }
-if [[ -n "$VRMQ_JVM_VARIANTS" ]]; then
-    IFS=';' read -r -a jvm_variants <<< "$VRMQ_JVM_VARIANTS"
-    for variant in "${jvm_variants[@]}"; do
-        name="${variant%%=*}"
-        [[ "$variant" == *=* && "$name" =~ ^[A-Za-z0-9_]+$ ]] \
-            || { echo "VRMQ_JVM_VARIANTS entries are NAME=FLAGS (NAME letters, digits, _): $variant" >&2; exit 2; }
-        VRMQ_LABELS+=("vrmq-$name")
-        VARIANT_JSON["vrmq-$name"]=""
-        VARIANT_JVM["vrmq-$name"]="${variant#*=}"
-    done
-elif [[ -z "$VRMQ_VARIANTS" ]]; then
+if [[ -z "$VRMQ_VARIANTS" ]]; then
     VRMQ_LABELS=(vrmq)
     VARIANT_JSON[vrmq]=""
 else
@@ -164,122 +119,13 @@ else
         VARIANT_JSON["vrmq-$name"]="${variant#*=}"
     done
 fi
-kind_of() { [[ "$1" == vrmq* ]] && echo vrmq || echo "$1"; }
 CURRENT_LABEL=""
 
-log() { echo "[bench-vs-rocketmq $(date -u +%H:%M:%S)] $*" >&2; }
-
-stop_pid() {
-    local pid="$1"
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-
-stop_servers() {
-    stop_pid "$SLAVE_PID"
-    SLAVE_PID=""
-    stop_pid "$BROKER_PID"
-    BROKER_PID=""
-    stop_pid "$NAMESRV_PID"
-    NAMESRV_PID=""
-}
-
-cleanup() {
-    stop_pid "$TOOL_PID"
-    stop_servers
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
 build() {
-    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
-        log "SKIP_BUILD=1: using the jars already built"
-    else
-        log "building our NameServer and Broker and the load tool (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load,benchmark/ceiling -am \
-            -DskipTests package)
-    fi
-    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
-    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
-    local jar
-    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$CEILING_JAR"; do
-        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
-    done
+    build_jars nameserver-verticle,broker-verticle,benchmark/load,benchmark/ceiling "$VRMQ_NAMESRV_JAR" \
+        "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$CEILING_JAR"
 }
 
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
-
-await_quiet() {
-    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
-    local waited=0
-    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
-        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
-
-await_namesrv() {
-    local log_file="$1"
-    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -qE "The Name Server boot success|^ceiling ready on" "$log_file" 2>/dev/null && return
-        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
-        sleep 0.1
-    done
-    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
-}
-
-# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
-# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
-apache_jvm() {
-    local dir="$1" heap_flags="$2"
-    shift 2
-    # shellcheck disable=SC2086 # heap_flags and EXTRA_JVM_OPTS are lists of options
-    ROCKETMQ_HOME="$dir" exec java $heap_flags $EXTRA_JVM_OPTS -Duser.home="$dir" \
-        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
-        -cp "$(cat "$WORK/apache.classpath")" "$@"
-}
-
-start_apache_namesrv() {
-    local port="$1" dir="$2"
-    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
-        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" "$(server_jvm_flags apache namesrv)" org.apache.rocketmq.namesrv.NamesrvStartup \
-        -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-start_vrmq_namesrv() {
-    local port="$1" dir="$2"
-    cat > "$dir/namesrv.json" <<JSON
-{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
-JSON
-    # shellcheck disable=SC2046 # a list of options
-    java $(server_jvm_flags vrmq namesrv) -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
 
 # The ceiling is its NameServer and its broker in one process: "starting its broker" only names that process.
 start_ceiling_namesrv() {
@@ -294,120 +140,6 @@ start_ceiling_broker() {
     BROKER_PID="$NAMESRV_PID"
 }
 
-# server_jvm_flags <apache|vrmq> <namesrv|broker>: the heap and GC flags of that server (see APACHE_JVM).
-# Apache's are those of distribution/bin/runserver.sh and runbroker.sh (apache/rocketmq, unchanged since 5.3: the
-# Java 9+ branch), without their GC log (the broker logs GC to the work dir like ours) and numactl.
-server_jvm_flags() {
-    if [[ "$APACHE_JVM" == same ]]; then
-        echo "-Xmx$SERVER_HEAP"
-        return
-    fi
-    local g1="-XX:+UseG1GC -XX:G1HeapRegionSize=16m -XX:G1ReservePercent=25 -XX:InitiatingHeapOccupancyPercent=30"
-    g1="$g1 -XX:SoftRefLRUPolicyMSPerMB=0"
-    case "$1 $2" in
-        "apache namesrv") echo "-server -Xms4g -Xmx4g -XX:MetaspaceSize=128m -XX:MaxMetaspaceSize=320m $g1" \
-            "-XX:-OmitStackTraceInFastThrow -XX:-UseLargePages" ;;
-        "apache broker") echo "-server -Xms$APACHE_DEFAULT_BROKER_HEAP -Xmx$APACHE_DEFAULT_BROKER_HEAP $g1" \
-            "-XX:-OmitStackTraceInFastThrow -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=15g -XX:-UseLargePages" \
-            "-XX:-UseBiasedLocking -XX:+IgnoreUnrecognizedVMOptions" ;;
-        "vrmq namesrv") echo "$VRMQ_NAMESRV_JVM_OPTS" ;;
-        "vrmq broker") echo "$VRMQ_BROKER_ENV $VRMQ_BROKER_JVM_OPTS" ;;
-    esac
-}
-
-nmt_option() { [[ "$NMT" == 1 ]] && echo "-XX:NativeMemoryTracking=summary" || true; }
-
-# With NMT=1: the broker's native memory summary, before it stops.
-save_nmt() {
-    [[ "$NMT" == 1 ]] || return 0
-    jcmd "$BROKER_PID" VM.native_memory summary scale=KB > "$1/nmt.txt" 2>&1 || log "jcmd VM.native_memory failed"
-}
-
-# Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
-gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
-
-# start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
-start_apache_broker() {
-    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" acks=1
-    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
-    [[ "$role" == SYNC_MASTER ]] && acks=2
-    local store="$dir/store"
-    cat > "$dir/broker.conf" <<CONF
-brokerClusterName=BenchCluster
-brokerName=bench-broker
-brokerId=$id
-brokerRole=$role
-inSyncReplicas=$acks
-brokerIP1=127.0.0.1
-listenPort=$port
-namesrvAddr=$namesrv
-flushDiskType=$FLUSH
-autoCreateTopicEnable=true
-defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
-CONF
-    if [[ "$ACL" == 1 ]]; then
-        cat >> "$dir/broker.conf" <<CONF
-authenticationEnabled=true
-authorizationEnabled=true
-authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
-authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
-initAuthenticationUser={"username":"$ACL_USER","password":"$ACL_SECRET"}
-innerClientAuthenticationCredentials={"accessKey":"$ACL_USER","secretKey":"$ACL_SECRET"}
-CONF
-    fi
-    EXTRA_JVM_OPTS="$(gc_log_option "$dir") $(nmt_option)" apache_jvm "$dir" "$(server_jvm_flags apache broker)" \
-        org.apache.rocketmq.broker.BrokerStartup \
-        -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
-    started_broker "${4:-}" $!
-}
-
-start_vrmq_broker() {
-    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" extra member
-    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
-    # Later keys win (Jackson keeps the last of duplicate keys): the run's, then the variant's.
-    extra=""
-    for member in "$(json_inner "$VRMQ_BROKER_CONFIG")" "$(json_inner "${VARIANT_JSON[$CURRENT_LABEL]:-}")"; do
-        [[ -n "$member" ]] && extra="$extra, $member"
-    done
-    cat > "$dir/broker.json" <<JSON
-{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
- "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
- "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
-JSON
-    local flags=() environment=() word
-    # shellcheck disable=SC2206 # a list of words
-    for word in ${VARIANT_JVM[$CURRENT_LABEL]:-$(server_jvm_flags vrmq broker)} ${VRMQ_JVM_OPTS//@DIR@/$dir}; do
-        if [[ ${#flags[@]} -eq 0 && "$word" =~ ^[A-Z_][A-Z0-9_]*= ]]; then environment+=("$word"); else flags+=("$word"); fi
-    done
-    # shellcheck disable=SC2046 # a list of options
-    env ${environment[@]+"${environment[@]}"} java "${flags[@]}" "$(gc_log_option "$dir")" $(nmt_option) \
-        -jar "$VRMQ_BROKER_JAR" \
-        -conf "$dir/broker.json" \
-        > "$dir/broker.log" 2>&1 &
-    started_broker "${4:-}" $!
-}
-
-# With ACL=1: our broker.json keys for the same users as Apache's broker.conf (the JSON values as JSON strings).
-vrmq_acl_keys() {
-    [[ "$ACL" == 1 ]] || return 0
-    local user="{\\\"username\\\":\\\"$ACL_USER\\\",\\\"password\\\":\\\"$ACL_SECRET\\\"}"
-    local inner="{\\\"accessKey\\\":\\\"$ACL_USER\\\",\\\"secretKey\\\":\\\"$ACL_SECRET\\\"}"
-    printf ',\n "authenticationEnabled": true, "authorizationEnabled": true, "initAuthenticationUser": "%s",' "$user"
-    printf '\n "innerClientAuthenticationCredentials": "%s"' "$inner"
-}
-
-started_broker() {
-    if [[ "$1" == slave ]]; then SLAVE_PID="$2"; else BROKER_PID="$2"; fi
-}
-
 # With REPLICATION: the master's slave, routed (so registered and told its master) before the phases.
 start_slave() {
     local label="$1" namesrv="$2" dir="$3"
@@ -419,22 +151,6 @@ start_slave() {
     run_tool "$dir/slave/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" \
         --broker-addr "127.0.0.1:$slave_port" --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" \
         --pid "$SLAVE_PID" || { log "$label: slave not ready; log tail:"; tail -30 "$dir/slave/broker.log" >&2; exit 1; }
-}
-
-# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
-# own log files go under the work dir (user.home).
-run_tool() {
-    local out="$1"
-    shift
-    : > "$out"
-    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is empty or one option
-    java "-Xmx$CLIENT_HEAP" $CLIENT_JVM_OPTS -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
-    TOOL_PID=$!
-    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
-    local status=0
-    wait "$TOOL_PID" || status=$?
-    TOOL_PID=""
-    return "$status"
 }
 
 # One phase of MessageLoadBench (skipped when PHASES leaves it out); appends "round label phase json" to
@@ -456,27 +172,13 @@ bench() {
     local round="$1" label="$2" dir="$WORK/$2-$1"
     mkdir -p "$dir"
     await_quiet
-    local namesrv_port broker_port
     CURRENT_LABEL="$label"
-    namesrv_port="$(free_port)"
-    log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "start_$(kind_of "$label")_namesrv" "$namesrv_port" "$dir"
-    await_namesrv "$dir/namesrv.log"
-    broker_port="$(free_port)"
-    [[ "$label" == ceiling ]] && broker_port="$namesrv_port"
-    local namesrv="127.0.0.1:$namesrv_port"
-    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, $MASTER_ROLE, store $dir/store"
-    local start_ms
-    start_ms="$(date +%s%3N)"
-    "start_$(kind_of "$label")_broker" "$broker_port" "$namesrv" "$dir"
+    start_namesrv "$label" "$dir"
+    local namesrv="$NAMESRV"
+    start_broker "$label" "$dir" "$namesrv" TBW102
     [[ -n "${VARIANT_JSON[$label]:-}" || ( "$label" == vrmq && -n "$VRMQ_BROKER_CONFIG" ) ]] \
         && log "$label: broker config additions $VRMQ_BROKER_CONFIG ${VARIANT_JSON[$label]:-}"
-    [[ -n "${VARIANT_JVM[$label]:-}" ]] && log "$label: broker JVM flags ${VARIANT_JVM[$label]}"
-    run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" --broker-addr "127.0.0.1:$broker_port" \
-        --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
-        || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
-    local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
-    log "$label: broker routed after ${ready_ms} ms"
+    local ready_ms="$READY_MS"
     start_slave "$label" "$namesrv" "$dir"
     phase "$round" "$label" warm "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
         --count "$WARMUP_COUNT" --consume concurrent
@@ -487,24 +189,19 @@ bench() {
     phase "$round" "$label" live "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$LIVE_COUNT" \
         --rate "$LIVE_RATE" --warmup-count "$CLIENT_WARMUP_COUNT" --consume concurrent
     local status="/proc/$BROKER_PID/status" gc
-    save_nmt "$dir"
     gc="$(awk '/Pause/ { pauses++; sub(/ms$/, "", $NF); millis += $NF } END { printf "%d %.0f", pauses, millis }' \
         "$dir/gc.log")"
     echo "$round $label $ready_ms $(awk '/^VmHWM:/ {print $2}' "$status") $(awk '/^RssAnon:/ {print $2}' "$status")" \
-        "$(awk '/^Threads:/ {print $2}' "$status") $gc $(awk '/^RssFile:/ {print $2}' "$status")" \
-        "$(awk '/^RssShmem:/ {print $2}' "$status")" >> "$WORK/servers"
+        "$(awk '/^Threads:/ {print $2}' "$status") $gc" >> "$WORK/servers"
     log "$label: stopping"
     stop_servers
     rm -rf "$dir/store" "$dir/slave/store" || log "could not remove all of $dir/store"
 }
 
-# A field of a phase's JSON; 0 for a phase that did not run (PHASES).
-field() { if [[ -z "${1// /}" ]]; then echo 0; else sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; fi; }
-
 # One line per server run: the figures the tables show, in the order the awk in report() reads them.
 summarize() {
-    local round label ready peak anon threads pauses pause_ms file shmem sync async live
-    while read -r round label ready peak anon threads pauses pause_ms file shmem; do
+    local round label ready peak anon threads pauses pause_ms sync async live
+    while read -r round label ready peak anon threads pauses pause_ms; do
         sync="$(phase_json "$round" "$label" sync)"
         async="$(phase_json "$round" "$label" async)"
         live="$(phase_json "$round" "$label" live)"
@@ -519,8 +216,7 @@ summarize() {
             "$(( $(field "$async" lost) + $(field "$live" lost) ))" \
             "$(( $(field "$async" duplicated) + $(field "$live" duplicated) ))" \
             "$(( $(field "$sync" sendErrors) + $(field "$sync" sendNotOk) + $(field "$async" sendErrors) \
-                + $(field "$async" sendNotOk) + $(field "$live" sendErrors) + $(field "$live" sendNotOk) ))" \
-            "$file $shmem"
+                + $(field "$async" sendNotOk) + $(field "$live" sendErrors) + $(field "$live" sendNotOk) ))"
     done < "$WORK/servers"
 }
 
@@ -531,28 +227,26 @@ report() {
     summarize > "$WORK/summary"
     echo
     echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, $MASTER_ROLE" \
-        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave");" \
+        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave"), servers -Xmx$SERVER_HEAP;" \
         "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
         "$LIVE_RATE msgs/s; phases: $PHASES; ACL $([[ "$ACL" == 1 ]] && echo on || echo off)," \
-        "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); JVM flags: $([[ "$APACHE_JVM" == same ]] \
-            && echo "-Xmx$SERVER_HEAP on every server" || echo "each side's defaults (APACHE_JVM=defaults)");" \
-        "${VRMQ_JVM_OPTS:+(ours also $VRMQ_JVM_OPTS) }$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
+        "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk '
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
         function add(key, value) { v[key, $1] += value; row[key] = value }
         function of(side, key) { return (v[key, side] / runs[side]) / (v[key, "ceiling"] / runs["ceiling"]) }
         function ratio(key, side, base) { b = v[key, base] / runs[base]; return b > 0 ? (v[key, side] / runs[side]) / b : 0 }
         function ratioRow(side, base) {
-            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
                 side, ratio("sync", side, base), ratio("async", side, base), ratio("consume", side, base),
                 ratio("syncp99", side, base), ratio("asyncp99", side, base), ratio("e2e50", side, base),
                 ratio("e2e99", side, base), ratio("cpusync", side, base), ratio("cpuasync", side, base),
                 ratio("cpuconsume", side, base), ratio("rss", side, base), ratio("anon", side, base),
-                ratio("file", side, base), ratio("ready", side, base)
+                ratio("ready", side, base)
         }
         function ratioHeader() {
-            print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | file RSS | ready |"
-            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | ready |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         }
         {
             runs[$1]++; n++; label[n] = $1
@@ -562,10 +256,9 @@ report() {
                 $4 / 1000, $5, $6 / 1000, $7, $8 / 1000, $9 / 1000, $21, $22, $23)
             add("ready", $2 / 1000); add("cpusync", micros($10, $11)); add("cpuasync", micros($12, $13))
             add("cpuconsume", micros($14, $15)); add("rss", $16 / 1024); add("anon", $17 / 1024)
-            add("threads", $18); add("gcms", $20); add("file", $24 / 1024)
-            cost[n] = sprintf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |", $1,
-                $2 / 1000, micros($10, $11), micros($12, $13), micros($14, $15), $16 / 1024, $17 / 1024, $24 / 1024,
-                $25 / 1024, $18, $19, $20)
+            add("threads", $18); add("gcms", $20)
+            cost[n] = sprintf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |", $1, $2 / 1000,
+                micros($10, $11), micros($12, $13), micros($14, $15), $16 / 1024, $17 / 1024, $18, $19, $20)
         }
         END {
             print ""
@@ -573,8 +266,8 @@ report() {
             print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= n; i++) print perf[i]
             print ""
-            print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | file RSS MiB | shmem RSS MiB | threads | GC pauses | GC pause ms |"
-            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | threads | GC pauses | GC pause ms |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= n; i++) print cost[i]
             if (runs["ceiling"]) {
                 print ""
@@ -607,44 +300,8 @@ report() {
             }
         }
     ' vrmqLabels="${VRMQ_LABELS[*]}" "$WORK/summary"
-    nmt_report
     echo
     echo "(work dir with server logs, GC logs and each phase's output: $WORK)"
-}
-
-# With NMT=1: committed KiB per NMT category of each broker run, side by side, in MiB.
-nmt_report() {
-    [[ "$NMT" == 1 ]] || return 0
-    local files=() names=() file
-    for file in "$WORK"/*/nmt.txt; do
-        [[ -f "$file" ]] || continue
-        files+=("$file")
-        names+=("$(basename "$(dirname "$file")")")
-    done
-    [[ ${#files[@]} -gt 0 ]] || return 0
-    echo
-    echo "Native Memory Tracking after the last phase, committed MiB (jcmd VM.native_memory summary):"
-    echo
-    awk -v names="${names[*]}" '
-        FNR == 1 { f++ }
-        /^Total: / { cat = "Total" }
-        /^-  *[A-Z]/ { cat = $0; sub(/^- */, "", cat); sub(/ *\(.*/, "", cat) }
-        cat != "" && /committed=/ {
-            match($0, /committed=[0-9]+KB/)
-            kb = substr($0, RSTART + 10, RLENGTH - 12)
-            if (!(cat in seen)) { seen[cat] = 1; order[++n] = cat }
-            v[cat, f] = kb; cat = ""
-        }
-        END {
-            split(names, nm, " ")
-            printf "| category |"; for (i = 1; i <= f; i++) printf " %s |", nm[i]; print ""
-            printf "|---|"; for (i = 1; i <= f; i++) printf "---:|"; print ""
-            for (k = 1; k <= n; k++) {
-                printf "| %s |", order[k]
-                for (i = 1; i <= f; i++) printf " %.1f |", v[order[k], i] / 1024
-                print ""
-            }
-        }' "${files[@]}"
 }
 
 log "work dir $WORK"

@@ -4,8 +4,10 @@ import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
 
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 import org.apache.rocketmq.client.consumer.DefaultMQPushConsumer;
 import org.apache.rocketmq.client.exception.MQClientException;
@@ -24,7 +26,11 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
  * the first offset) receives them, either while sending or afterwards as a backlog; then wait a bounded time for
  * every acknowledged message to arrive. Prints a progress line a second and a final JSON line (prefixed "RESULT ")
  * with send and consume throughput, send latency p50/p99/p999, end-to-end latency p50/p99 and the lost and
- * duplicated counts. Bounded in count and time; stops by itself.
+ * duplicated counts. Bounded in count and time; stops by itself. For the scale table (scripts/bench-scale.sh):
+ * --producers spreads the sends over that many producer instances (connections, {@link ProducerPool}),
+ * --topic-count over that many topics of --queues queues each (the consumer subscribes to all of them, so its held
+ * pulls grow with them), and --idle-seconds measures the broker holding those pulls with nothing to read
+ * ({@link BrokerIdle}) before the sends.
  *
  * <pre>java -cp vrmq-load.jar io.vrmq.load.MessageLoadBench --namesrv 127.0.0.1:9876 --mode async --consume after</pre>
  */
@@ -42,42 +48,59 @@ public final class MessageLoadBench {
 
     private static final long ROUTE_TIMEOUT_MS = 30_000;
     private static final long REBALANCE_TIMEOUT_MS = 30_000;
+    /** The consumer asks the broker for each new queue's offset before it pulls: allow for that per queue. */
+    private static final long REBALANCE_MS_PER_QUEUE = 10;
+    private static final int TOPIC_PROGRESS_EVERY = 500;
     private static final long POLL_INTERVAL_MS = 100;
     private static final String SELF = "self";
 
     private MessageLoadBench() {
     }
 
+    /** Ends the JVM when the run is over: a producer that did not finish its shutdown must not keep it alive. */
     public static void main(String[] args) throws Exception {
         MessageLoadOptions options = MessageLoadOptions.parse(args);
+        int status = 1;
+        try {
+            run(options);
+            status = 0;
+        } finally {
+            System.exit(status);
+        }
+    }
+
+    private static void run(MessageLoadOptions options) throws Exception {
         long runId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
         String runTag = Long.toHexString(runId);
         long clientCpuStartMillis = ProcessStats.cpuMillis(SELF);
-        DefaultMQProducer producer = new DefaultMQProducer("bench_producer_" + runTag, options.rpcHook());
-        producer.setNamesrvAddr(options.namesrvAddr());
-        producer.setInstanceName("bench-producer-" + runTag);
-        producer.setSendMsgTimeout(options.sendTimeoutMs());
-        producer.start();
+        ProducerPool producers = new ProducerPool(options, runTag, options.rpcHook(), options.compressOverBytes());
         ProgressLine progress = new ProgressLine(options.label());
         DefaultMQPushConsumer consumer = null;
         try {
-            createTopic(producer, options.topic(), options.queues());
+            producers.startFirst();
+            prepareTopics(producers.first(), options);
             String warmupTopic = options.warmupCount() > 0 ? options.topic() + "_warmup" : null;
             if (warmupTopic != null) {
-                createTopic(producer, warmupTopic, options.queues());
+                createTopic(producers.first(), warmupTopic, options.queues());
             }
+            producers.startOthers();
+            producers.learnRoutes(warmupTopic == null ? options.topics()
+                : Stream.concat(options.topics().stream(), Stream.of(warmupTopic)).toList());
             DeliveryTracker tracker = new DeliveryTracker(runId, options.count());
+            long ownedQueues = -1;
             if (options.consume().equals("concurrent")) {
                 consumer = startConsumer(options, runTag, tracker, warmupTopic);
+                ownedQueues = ownedQueues(consumer, options);
             }
             if (warmupTopic != null) {
-                warmUp(producer, options, warmupTopic, progress);
+                warmUp(producers, options, warmupTopic, progress);
             }
             String broker = options.watchPid() > 0 ? Long.toString(options.watchPid()) : null;
+            BrokerIdle idle = BrokerIdle.measure(broker, options.idleSeconds(), ownedQueues);
             long brokerCpuStart = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             long replicaCpuStart = replicaCpuMillis(options);
             long consumerStartNanos = System.nanoTime();      // concurrent: counted from the start of the sends
-            SendLoad load = new SendLoad(producer, options, options.topic(), options.count(), runId, tracker);
+            SendLoad load = new SendLoad(producers, options, options.topics(), options.count(), runId, tracker);
             progress.sending(options.mode(), load, consumer == null ? null : tracker, options.size());
             SendLoad.Summary send = load.run();
             long brokerCpuAfterSend = broker == null ? -1 : ProcessStats.cpuMillis(broker);
@@ -85,6 +108,7 @@ public final class MessageLoadBench {
             if (options.consume().equals("after")) {
                 consumerStartNanos = System.nanoTime();
                 consumer = startConsumer(options, runTag, tracker, null);
+                ownedQueues = ownedQueues(consumer, options);
             }
             if (consumer != null) {
                 progress.draining(tracker);
@@ -94,14 +118,35 @@ public final class MessageLoadBench {
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             MessageLoadResult result = result(options, send, consumer == null ? null : tracker, consumerStartNanos,
                 broker, brokerCpuStart, brokerCpuAfterSend, brokerCpuEnd, replicaCpuSend,
-                ProcessStats.cpuMillis(SELF) - clientCpuStartMillis);
+                ProcessStats.cpuMillis(SELF) - clientCpuStartMillis,
+                new ScaleFigures(producers.size(), options.topicCount(), ownedQueues, idle));
             System.out.println("RESULT " + result.toJson());
+        } catch (Exception failure) {
+            // said before the shutdown, which for many producers takes a while
+            System.out.println("FAILED " + failure);
+            failure.printStackTrace(System.out);
+            throw failure;
         } finally {
             progress.stop();
             if (consumer != null) {
                 consumer.shutdown();
             }
-            producer.shutdown();
+            producers.shutdown();
+        }
+    }
+
+    /** Creates the measured topics (or, without --create-topics, waits for the routes of existing ones). */
+    private static void prepareTopics(DefaultMQProducer producer, MessageLoadOptions options) throws Exception {
+        List<String> topics = options.topics();
+        for (int i = 0; i < topics.size(); i++) {
+            if (options.createTopics()) {
+                createTopic(producer, topics.get(i), options.queues());
+            } else {
+                awaitRouted(producer, topics.get(i), options.queues());
+            }
+            if (topics.size() > 1 && ((i + 1) % TOPIC_PROGRESS_EVERY == 0 || i + 1 == topics.size())) {
+                System.out.println((i + 1) + " of " + topics.size() + " topics routed");
+            }
         }
     }
 
@@ -111,13 +156,17 @@ public final class MessageLoadBench {
      */
     static void createTopic(DefaultMQProducer producer, String topic, int queues) throws Exception {
         producer.createTopic(TopicValidator.AUTO_CREATE_TOPIC_KEY_TOPIC, topic, queues, null);
+        System.out.println("topic " + topic + ": " + awaitRouted(producer, topic, queues) + " queues routed");
+    }
+
+    /** Waits until the NameServer routes at least {@code queues} queues of the topic; returns how many it routes. */
+    private static int awaitRouted(DefaultMQProducer producer, String topic, int queues) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ROUTE_TIMEOUT_MS);
         while (true) {
             try {
                 List<MessageQueue> routed = producer.fetchPublishMessageQueues(topic);
                 if (routed.size() >= queues) {
-                    System.out.println("topic " + topic + ": " + routed.size() + " queues routed");
-                    return;
+                    return routed.size();
                 }
             } catch (MQClientException notYetRouted) {
                 // the broker registers the new topic right after creating it; keep asking
@@ -134,9 +183,9 @@ public final class MessageLoadBench {
      * Sends --warmup-count messages the measured way to {@code <topic>_warmup} (JIT, connections, page cache); a
      * concurrent consumer receives them too (run id 0: not counted).
      */
-    private static void warmUp(DefaultMQProducer producer, MessageLoadOptions options, String topic,
+    private static void warmUp(ProducerPool producers, MessageLoadOptions options, String topic,
                                ProgressLine progress) throws Exception {
-        SendLoad warmup = new SendLoad(producer, options, topic, options.warmupCount(), 0, null);
+        SendLoad warmup = new SendLoad(producers, options, List.of(topic), options.warmupCount(), 0, null);
         progress.sending("warmup", warmup, null, options.size());
         SendLoad.Summary summary = warmup.run();
         System.out.printf("[%s warmup] %d ok, %d failed in %.1f s (first error: %s)%n", options.label(), summary.ok(),
@@ -154,31 +203,42 @@ public final class MessageLoadBench {
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.setConsumeThreadMin(options.consumeThreads());
         consumer.setConsumeThreadMax(options.consumeThreads());
-        consumer.subscribe(options.topic(), "*");
+        for (String topic : options.topics()) {
+            consumer.subscribe(topic, "*");
+        }
         if (warmupTopic != null) {
             consumer.subscribe(warmupTopic, "*");
         }
         consumer.setMessageListener(tracker);
         consumer.start();
-        awaitQueuesOwned(consumer, options);
         return consumer;
     }
 
-    /** Waits until the consumer's rebalance gave it every queue of the topic (it is the group's only member). */
-    private static void awaitQueuesOwned(DefaultMQPushConsumer consumer, MessageLoadOptions options)
+    /**
+     * Waits until the consumer's rebalance gave it every queue of the measured topics (it is the group's only member;
+     * each owned queue is a pull held at the broker while it has nothing to read); returns how many it owns.
+     */
+    private static long ownedQueues(DefaultMQPushConsumer consumer, MessageLoadOptions options)
         throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(REBALANCE_TIMEOUT_MS);
+        Set<String> topics = Set.copyOf(options.topics());
+        long expected = (long) options.queues() * topics.size();
+        long timeoutMs = REBALANCE_TIMEOUT_MS + REBALANCE_MS_PER_QUEUE * expected;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         long owned = 0;
         while (System.nanoTime() < deadline) {
             owned = consumer.getDefaultMQPushConsumerImpl().getRebalanceImpl().getProcessQueueTable().keySet()
-                .stream().filter(queue -> queue.getTopic().equals(options.topic())).count();
-            if (owned >= options.queues()) {
-                return;
+                .stream().filter(queue -> topics.contains(queue.getTopic())).count();
+            if (owned >= expected) {
+                if (topics.size() > 1) {
+                    System.out.println("the consumer owns all " + owned + " queues of " + topics.size() + " topics");
+                }
+                return owned;
             }
             Thread.sleep(POLL_INTERVAL_MS);
         }
-        System.out.println("warning: the consumer owns " + owned + " of " + options.queues() + " queues after "
-            + REBALANCE_TIMEOUT_MS + " ms; going on");
+        System.out.println("warning: the consumer owns " + owned + " of " + expected + " queues after " + timeoutMs
+            + " ms; going on");
+        return owned;
     }
 
     /**
@@ -225,14 +285,14 @@ public final class MessageLoadBench {
     private static MessageLoadResult result(MessageLoadOptions options, SendLoad.Summary send,
                                             DeliveryTracker tracker, long consumerStartNanos, String broker,
                                             long brokerCpuStart, long brokerCpuAfterSend, long brokerCpuEnd,
-                                            long replicaCpuSend, long clientCpuMillis) {
+                                            long replicaCpuSend, long clientCpuMillis, ScaleFigures scale) {
         long brokerPeakRss = broker == null ? -1 : ProcessStats.statusKib(broker, "VmHWM");
         long brokerRssAnon = broker == null ? -1 : ProcessStats.statusKib(broker, "RssAnon");
         long brokerCpuSend = broker == null ? -1 : brokerCpuAfterSend - brokerCpuStart;
         long brokerCpuDrain = broker == null || tracker == null ? -1 : brokerCpuEnd - brokerCpuAfterSend;
         if (tracker == null) {
             return new MessageLoadResult(options, send, -1, -1, -1, -1, -1, -1, -1, -1, -1, brokerCpuSend,
-                brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis);
+                brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis, scale);
         }
         long first = tracker.firstDeliveryNanos();
         long consumeNanos = first == 0 ? 0 : tracker.lastDeliveryNanos() - first;
@@ -241,6 +301,6 @@ public final class MessageLoadBench {
         return new MessageLoadResult(options, send, tracker.uniqueDeliveries(), consumeNanos, consumeStartMillis,
             endToEnd.percentileMicros(0.50), endToEnd.percentileMicros(0.99), endToEnd.percentileMicros(0.999),
             tracker.lost(), tracker.duplicateDeliveries(), tracker.deliveredUnacknowledged(), brokerCpuSend,
-            brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis);
+            brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis, scale);
     }
 }

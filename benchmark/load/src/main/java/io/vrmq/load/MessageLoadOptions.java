@@ -2,6 +2,7 @@ package io.vrmq.load;
 
 import io.vrmq.loadcommon.CommandLine;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,6 +37,16 @@ import org.apache.rocketmq.remoting.RPCHook;
  *                         /proc (0 = none)
  * @param replicaPids      other local brokers (a master's slaves), comma-separated: report their CPU time during the
  *                         send phase too ("" = none)
+ * @param producers        producer instances (each its own client instance and connection); message {@code seq}
+ *                         goes out through producer {@code seq % producers}
+ * @param topicCount       measured topics: 1 = {@code topic} itself, more = {@code <topic>_0 .. <topic>_<n-1>}, each
+ *                         with {@code queues} queues; message {@code seq} goes to topic {@code seq % topicCount}
+ * @param createTopics     create the measured topics first (UPDATE_AND_CREATE_TOPIC); false: they exist already
+ *                         (e.g. a pre-written topics.json), only wait for their routes
+ * @param compressOverBytes the producers' compressMsgBodyOverHowmuch: larger bodies are zipped by the client (its
+ *                         default 4096; raise it to send bodies as they are)
+ * @param idleSeconds      with a consumer started before the sends: hold its pulls this long with nothing to read
+ *                         and report the broker's CPU and anonymous memory over that time (0 = no idle phase)
  * @param accessKey        with {@code secretKey}: the producer and consumer sign every request with the official
  *                         AclClientRPCHook (ACL 2.0); "" = unsigned. TLS is the client's own switch: run the JVM with
  *                         {@code -Dtls.enable=true}
@@ -43,16 +54,21 @@ import org.apache.rocketmq.remoting.RPCHook;
 record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
                           String mode, int threads, int window, int rate, int queues, String consume,
                           int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
-                          int sendTimeoutMs, long watchPid, String replicaPids, String accessKey,
+                          int sendTimeoutMs, long watchPid, String replicaPids, int producers, int topicCount,
+                          boolean createTopics, int compressOverBytes, int idleSeconds, String accessKey,
                           String secretKey) {
 
+    /** The official producer's compressMsgBodyOverHowmuch default. */
+    static final int DEFAULT_COMPRESS_OVER_BYTES = 4 * 1024;
     static final String USAGE = """
         usage: MessageLoadBench --namesrv host:port [--topic BenchTopic] [--label name] [--count 100000]
                                 [--warmup-count 0] [--size 1024] [--mode sync|async] [--threads 8] [--window 512]
                                 [--rate 0] [--queues 8] [--consume none|concurrent|after] [--consume-threads 20]
                                 [--max-send-seconds 120] [--drain-seconds 60] [--drain-idle-seconds 15]
                                 [--send-timeout-ms 3000] [--watch-pid broker-pid]
-                                [--replica-pids pid,pid] [--access-key ak --secret-key sk]""";
+                                [--replica-pids pid,pid] [--producers 1] [--topic-count 1]
+                                [--create-topics true|false] [--compress-over-bytes 4096] [--idle-seconds 0]
+                                [--access-key ak --secret-key sk]""";
 
     MessageLoadOptions {
         require(namesrvAddr != null && !namesrvAddr.isBlank(), "--namesrv is required");
@@ -70,6 +86,11 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
         require(maxSendSeconds > 0, "--max-send-seconds must be > 0, was " + maxSendSeconds);
         require(drainSeconds > 0 && drainIdleSeconds > 0, "--drain-seconds and --drain-idle-seconds must be > 0");
         require(sendTimeoutMs > 0, "--send-timeout-ms must be > 0, was " + sendTimeoutMs);
+        require(producers > 0, "--producers must be > 0, was " + producers);
+        require(topicCount > 0, "--topic-count must be > 0, was " + topicCount);
+        require(compressOverBytes > 0, "--compress-over-bytes must be > 0, was " + compressOverBytes);
+        require(idleSeconds >= 0, "--idle-seconds must be >= 0, was " + idleSeconds);
+        require(idleSeconds == 0 || consume.equals("concurrent"), "--idle-seconds needs --consume concurrent");
         require(accessKey.isEmpty() == secretKey.isEmpty(), "--access-key and --secret-key go together");
     }
 
@@ -96,11 +117,17 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             integer(values, "send-timeout-ms", 3_000),
             Long.parseLong(values.getOrDefault("watch-pid", "0")),
             values.getOrDefault("replica-pids", ""),
+            integer(values, "producers", 1),
+            integer(values, "topic-count", 1),
+            Boolean.parseBoolean(values.getOrDefault("create-topics", "true")),
+            integer(values, "compress-over-bytes", DEFAULT_COMPRESS_OVER_BYTES),
+            integer(values, "idle-seconds", 0),
             values.getOrDefault("access-key", ""),
             values.getOrDefault("secret-key", ""));
         values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
             "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
-            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "access-key", "secret-key"));
+            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "producers", "topic-count", "create-topics",
+            "compress-over-bytes", "idle-seconds", "access-key", "secret-key"));
         require(values.isEmpty(), "unknown option(s) " + values.keySet());
         return options;
     }
@@ -108,6 +135,18 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
     /** The official signing hook, or null when the run is unsigned. */
     RPCHook rpcHook() {
         return accessKey.isEmpty() ? null : new AclClientRPCHook(new SessionCredentials(accessKey, secretKey));
+    }
+
+    /** The measured topics' names, in the order sends go round them. */
+    List<String> topics() {
+        if (topicCount == 1) {
+            return List.of(topic);
+        }
+        List<String> names = new ArrayList<>(topicCount);
+        for (int i = 0; i < topicCount; i++) {
+            names.add(topic + "_" + i);
+        }
+        return names;
     }
 
     boolean async() {

@@ -23,13 +23,15 @@ import java.util.Locale;
  * @param brokerPeakRssKib        the watched broker's VmHWM at the end
  * @param brokerRssAnonKib        the watched broker's RssAnon at the end (heap and other anonymous memory)
  * @param clientCpuMillis         this JVM's CPU time over the whole run
+ * @param scale                   producers, topics, owned queues and the idle phase (scripts/bench-scale.sh)
  */
 record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long consumed, long consumeNanos,
                          long consumeStartMillis, long e2eP50Micros, long e2eP99Micros, long e2eP999Micros,
                          long lost, long duplicated,
                          long deliveredUnacknowledged, long brokerCpuSendMillis, long brokerCpuDrainMillis,
                          long replicaCpuSendMillis,
-                         long brokerPeakRssKib, long brokerRssAnonKib, long clientCpuMillis) {
+                         long brokerPeakRssKib, long brokerRssAnonKib, long clientCpuMillis,
+                         ScaleFigures scale) {
 
     private static final double MIB = 1024.0 * 1024.0;
 
@@ -47,7 +49,7 @@ record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long
                 + "\"consumeMBPerSecond\":%.2f,\"consumeStartMillis\":%d,\"e2eP50Micros\":%d,\"e2eP99Micros\":%d,"
                 + "\"e2eP999Micros\":%d,\"lost\":%d,\"duplicated\":%d,\"deliveredUnacknowledged\":%d,"
                 + "\"brokerCpuSendMillis\":%d,\"brokerCpuDrainMillis\":%d,\"replicaCpuSendMillis\":%d,"
-                + "\"brokerPeakRssKib\":%d,\"brokerRssAnonKib\":%d,\"clientCpuMillis\":%d,\"firstError\":%s}",
+                + "\"brokerPeakRssKib\":%d,\"brokerRssAnonKib\":%d,\"clientCpuMillis\":%d,%s,\"firstError\":%s}",
             Json.quote(o.label()), Json.quote(o.namesrvAddr()), Json.quote(o.topic()), Json.quote(o.mode()),
             o.threads(), o.window(), o.rate(), o.queues(), o.size(), Json.quote(o.consume()), o.count(),
             send.attempted(), send.ok(), send.notOk(), send.errors(), send.elapsedNanos() / 1e9, send.perSecond(),
@@ -55,6 +57,6 @@ record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long
             consumeNanos / 1e9, consumePerSecond(), consumePerSecond() * o.size() / MIB, consumeStartMillis,
             e2eP50Micros, e2eP99Micros, e2eP999Micros, lost, duplicated, deliveredUnacknowledged, brokerCpuSendMillis,
             brokerCpuDrainMillis, replicaCpuSendMillis, brokerPeakRssKib, brokerRssAnonKib, clientCpuMillis,
-            Json.quote(send.firstError()));
+            scale.jsonFields(), Json.quote(send.firstError()));
     }
 }

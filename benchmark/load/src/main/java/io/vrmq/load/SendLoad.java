@@ -13,14 +13,14 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.LockSupport;
 
-import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendCallback;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
 import org.apache.rocketmq.common.message.Message;
 
 /**
- * One send phase: {@code count} messages to one topic through the official producer, from {@code threads} sending
+ * One send phase: {@code count} messages round the given topics through the official producers (message {@code seq}
+ * to topic {@code seq % topics} through {@link ProducerPool#producerFor}), from {@code threads} sending
  * threads, either sync (each thread waits for its answer: closed loop, {@code threads} in flight) or async (answers
  * arrive on callbacks; at most {@code window} in flight over all threads, a semaphore permit per send), optionally
  * paced to a rate. Stops at the count, at the time limit, or when no answer frees a window slot for 30 s. Latency is
@@ -31,9 +31,9 @@ final class SendLoad {
 
     private static final long STALL_TIMEOUT_MS = 30_000;
 
-    private final DefaultMQProducer producer;
+    private final ProducerPool producers;
     private final MessageLoadOptions options;
-    private final String topic;
+    private final List<String> topics;
     private final int count;
     private final long runId;
     private final DeliveryTracker tracker;
@@ -52,11 +52,11 @@ final class SendLoad {
     /**
      * @param tracker told about every SEND_OK, or null (warm-up)
      */
-    SendLoad(DefaultMQProducer producer, MessageLoadOptions options, String topic, int count, long runId,
+    SendLoad(ProducerPool producers, MessageLoadOptions options, List<String> topics, int count, long runId,
              DeliveryTracker tracker) {
-        this.producer = producer;
+        this.producers = producers;
         this.options = options;
-        this.topic = topic;
+        this.topics = List.copyOf(topics);
         this.count = count;
         this.runId = runId;
         this.tracker = tracker;
@@ -124,7 +124,7 @@ final class SendLoad {
     private void sendSync(int seq) {
         long sentNanos = System.nanoTime();
         try {
-            SendResult result = producer.send(message(seq, sentNanos), options.sendTimeoutMs());
+            SendResult result = producers.producerFor(seq).send(message(seq, sentNanos), options.sendTimeoutMs());
             answered(seq, sentNanos, result);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -136,7 +136,7 @@ final class SendLoad {
     private void sendAsync(int seq) {
         long sentNanos = System.nanoTime();
         try {
-            producer.send(message(seq, sentNanos), new SendCallback() {
+            producers.producerFor(seq).send(message(seq, sentNanos), new SendCallback() {
                 @Override
                 public void onSuccess(SendResult result) {
                     answered(seq, sentNanos, result);
@@ -173,7 +173,7 @@ final class SendLoad {
     private Message message(int seq, long sentNanos) {
         byte[] body = template.clone();
         ByteBuffer.wrap(body).putLong(runId).putLong(seq).putLong(sentNanos);
-        return new Message(topic, body);
+        return new Message(topics.get(seq % topics.size()), body);
     }
 
     /** With --rate: message {@code seq} leaves no earlier than seq / rate seconds after the start. */

@@ -1,0 +1,271 @@
+# Sourced by the benchmark scripts that run Apache RocketMQ 5.5.0 beside ours (scripts/bench-vs-rocketmq.sh,
+# scripts/bench-scale.sh): building the jars and Apache's classpath, free ports, starting and stopping one
+# NameServer + Broker pair of either kind, running a load-tool JVM. Not runnable by itself.
+#
+# The sourcing script sets, before calling these functions:
+#   BENCH_NAME (the log prefix)  ROOT  WORK (its temp dir)  SERVER_HEAP  CLIENT_HEAP  CLIENT_JVM_OPTS
+#   FLUSH  QUEUES  MASTER_ROLE  COMMIT_LOG_FILE_BYTES  BOOT_TIMEOUT_SECONDS  STOP_TIMEOUT_SECONDS  QUIET_WAIT_SECONDS
+#   ACL (0 | 1) with ACL_USER and ACL_SECRET  VRMQ_BROKER_CONFIG (JSON object or "")
+#   VARIANT_JSON (associative array: label -> JSON object)  CURRENT_LABEL
+#   VRMQ_NAMESRV_JAR  VRMQ_BROKER_JAR  LOAD_JAR  APACHE_LOGBACK
+#   APACHE_BROKER_CONF_EXTRA (lines appended to every Apache broker.conf, or "")
+# start_namesrv and start_broker set NAMESRV, BROKER_PORT and READY_MS. The library keeps the process ids here: NAMESRV_PID  BROKER_PID  SLAVE_PID  TOOL_PID (the running load-tool JVM)
+# AUX_PID (one more helper process beside the servers, e.g. a tap). The EXIT trap stops all of them.
+
+NAMESRV=""
+BROKER_PORT=""
+READY_MS=""
+NAMESRV_PID=""
+BROKER_PID=""
+SLAVE_PID=""
+TOOL_PID=""
+AUX_PID=""
+EXTRA_JVM_OPTS=""
+APACHE_BROKER_CONF_EXTRA="${APACHE_BROKER_CONF_EXTRA:-}"
+
+json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
+    local inner
+    inner="$(sed -E 's/^[[:space:]]*\{//; s/\}[[:space:]]*$//' <<< "$1")"
+    [[ "$inner" =~ [^[:space:]] ]] && echo "$inner" || true
+}
+
+kind_of() { [[ "$1" == vrmq* ]] && echo vrmq || echo "$1"; }
+
+log() { echo "[$BENCH_NAME $(date -u +%H:%M:%S)] $*" >&2; }
+
+stop_pid() {
+    local pid="$1"
+    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
+        kill -TERM "$pid" 2>/dev/null || true
+        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
+            kill -0 "$pid" 2>/dev/null || break
+            sleep 0.1
+        done
+        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
+        wait "$pid" 2>/dev/null || true
+    fi
+}
+
+stop_servers() {
+    stop_pid "$SLAVE_PID"
+    SLAVE_PID=""
+    stop_pid "$BROKER_PID"
+    BROKER_PID=""
+    stop_pid "$NAMESRV_PID"
+    NAMESRV_PID=""
+}
+
+cleanup() {
+    stop_pid "$TOOL_PID"
+    stop_pid "$AUX_PID"
+    stop_servers
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# build_jars MODULES JAR...: mvn package of the comma-separated modules and what they need (tests skipped; not with
+# SKIP_BUILD=1), then Apache's classpath from compat-tests' test scope into $WORK/apache.classpath; every JAR must
+# exist afterwards.
+build_jars() {
+    local modules="$1" jar
+    shift
+    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
+        log "SKIP_BUILD=1: using the jars already built"
+    else
+        log "building $modules (mvn package, tests skipped)"
+        (cd "$ROOT" && mvn -B -q -pl "$modules" -am -DskipTests package)
+    fi
+    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
+    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
+        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
+    for jar in "$@"; do
+        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
+    done
+}
+
+port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
+free_port() {
+    local port
+    for _ in $(seq 1 200); do
+        port=$((20000 + RANDOM % 30000))
+        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
+            echo "$port"
+            return
+        fi
+    done
+    log "no free port found"
+    exit 1
+}
+
+await_quiet() {
+    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
+    local waited=0
+    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
+        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
+        sleep 5
+        waited=$((waited + 5))
+    done
+}
+
+await_namesrv() {
+    local log_file="$1"
+    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
+        grep -qE "The Name Server boot success|^ceiling ready on" "$log_file" 2>/dev/null && return
+        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
+        sleep 0.1
+    done
+    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
+}
+
+# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
+# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
+apache_jvm() {
+    local dir="$1"
+    shift
+    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" $EXTRA_JVM_OPTS -Duser.home="$dir" \
+        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
+        -cp "$(cat "$WORK/apache.classpath")" "$@"
+}
+
+start_apache_namesrv() {
+    local port="$1" dir="$2"
+    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
+        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
+    apache_jvm "$dir" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
+    NAMESRV_PID=$!
+}
+
+start_vrmq_namesrv() {
+    local port="$1" dir="$2"
+    cat > "$dir/namesrv.json" <<JSON
+{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
+JSON
+    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
+    NAMESRV_PID=$!
+}
+
+# Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
+gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
+
+# start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
+start_apache_broker() {
+    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" acks=1
+    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
+    [[ "$role" == SYNC_MASTER ]] && acks=2
+    local store="$dir/store"
+    cat > "$dir/broker.conf" <<CONF
+brokerClusterName=BenchCluster
+brokerName=bench-broker
+brokerId=$id
+brokerRole=$role
+inSyncReplicas=$acks
+brokerIP1=127.0.0.1
+listenPort=$port
+namesrvAddr=$namesrv
+flushDiskType=$FLUSH
+autoCreateTopicEnable=true
+defaultTopicQueueNums=$QUEUES
+storePathRootDir=$store
+storePathCommitLog=$store/commitlog
+storePathConsumeQueue=$store/consumequeue
+storePathIndex=$store/index
+storeCheckpoint=$store/checkpoint
+abortFile=$store/abort
+mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
+CONF
+    [[ -n "$APACHE_BROKER_CONF_EXTRA" ]] && echo "$APACHE_BROKER_CONF_EXTRA" >> "$dir/broker.conf"
+    if [[ "$ACL" == 1 ]]; then
+        cat >> "$dir/broker.conf" <<CONF
+authenticationEnabled=true
+authorizationEnabled=true
+authenticationMetadataProvider=org.apache.rocketmq.auth.authentication.provider.LocalAuthenticationMetadataProvider
+authorizationMetadataProvider=org.apache.rocketmq.auth.authorization.provider.LocalAuthorizationMetadataProvider
+initAuthenticationUser={"username":"$ACL_USER","password":"$ACL_SECRET"}
+innerClientAuthenticationCredentials={"accessKey":"$ACL_USER","secretKey":"$ACL_SECRET"}
+CONF
+    fi
+    EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
+        -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
+    started_broker "${4:-}" $!
+}
+
+start_vrmq_broker() {
+    local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" extra member
+    [[ "${4:-}" == slave ]] && { dir="$dir/slave"; id=1; role=SLAVE; mkdir -p "$dir"; }
+    # Later keys win (Jackson keeps the last of duplicate keys): the run's, then the variant's.
+    extra=""
+    for member in "$(json_inner "$VRMQ_BROKER_CONFIG")" "$(json_inner "${VARIANT_JSON[$CURRENT_LABEL]:-}")"; do
+        [[ -n "$member" ]] && extra="$extra, $member"
+    done
+    cat > "$dir/broker.json" <<JSON
+{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": $id, "brokerRole": "$role",
+ "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
+ "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
+ "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
+JSON
+    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
+        > "$dir/broker.log" 2>&1 &
+    started_broker "${4:-}" $!
+}
+
+# With ACL=1: our broker.json keys for the same users as Apache's broker.conf (the JSON values as JSON strings).
+vrmq_acl_keys() {
+    [[ "$ACL" == 1 ]] || return 0
+    local user="{\\\"username\\\":\\\"$ACL_USER\\\",\\\"password\\\":\\\"$ACL_SECRET\\\"}"
+    local inner="{\\\"accessKey\\\":\\\"$ACL_USER\\\",\\\"secretKey\\\":\\\"$ACL_SECRET\\\"}"
+    printf ',\n "authenticationEnabled": true, "authorizationEnabled": true, "initAuthenticationUser": "%s",' "$user"
+    printf '\n "innerClientAuthenticationCredentials": "%s"' "$inner"
+}
+
+started_broker() {
+    if [[ "$1" == slave ]]; then SLAVE_PID="$2"; else BROKER_PID="$2"; fi
+}
+
+# start_namesrv LABEL DIR: starts LABEL's NameServer ("apache", "vrmq..." or "ceiling") on a free loopback port and
+# waits for its boot line; sets NAMESRV (host:port).
+start_namesrv() {
+    local label="$1" dir="$2" port
+    port="$(free_port)"
+    log "$label: starting the NameServer on 127.0.0.1:$port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+    "start_$(kind_of "$label")_namesrv" "$port" "$dir"
+    await_namesrv "$dir/namesrv.log"
+    NAMESRV="127.0.0.1:$port"
+}
+
+# start_broker LABEL DIR BROKER_NAMESRV ROUTE_TOPIC: starts LABEL's broker with BROKER_NAMESRV as its namesrvAddr
+# (NAMESRV, or a relay in front of it) and waits until NAMESRV routes ROUTE_TOPIC to it; sets BROKER_PORT and
+# READY_MS (from its start to that route). The ceiling's broker is its NameServer process.
+start_broker() {
+    local label="$1" dir="$2" broker_namesrv="$3" route_topic="$4" start_ms
+    BROKER_PORT="$(free_port)"
+    [[ "$label" == ceiling ]] && BROKER_PORT="${NAMESRV##*:}"
+    log "$label: starting the broker on 127.0.0.1:$BROKER_PORT, $FLUSH, $MASTER_ROLE, store $dir/store"
+    start_ms="$(date +%s%3N)"
+    "start_$(kind_of "$label")_broker" "$BROKER_PORT" "$broker_namesrv" "$dir"
+    run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$NAMESRV" --broker-addr "127.0.0.1:$BROKER_PORT" \
+        --topic "$route_topic" --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
+        || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
+    READY_MS=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms ))
+    log "$label: broker routed $route_topic after ${READY_MS} ms"
+}
+
+# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
+# own log files go under the work dir (user.home).
+run_tool() {
+    local out="$1"
+    shift
+    : > "$out"
+    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is empty or one option
+    java "-Xmx$CLIENT_HEAP" $CLIENT_JVM_OPTS -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
+    TOOL_PID=$!
+    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
+    local status=0
+    wait "$TOOL_PID" || status=$?
+    TOOL_PID=""
+    return "$status"
+}
+
+# field JSON NAME: a field of a tool's one-line RESULT JSON; 0 for an empty line (a phase that did not run).
+field() { if [[ -z "${1// /}" ]]; then echo 0; else sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; fi; }
