@@ -2,7 +2,7 @@
 # Scale benchmark (issue 15's scale table): how throughput, latency, CPU and memory grow with the work, ours
 # (vrmq-namesrv.jar + vrmq-broker.jar) beside Apache RocketMQ 5.5.0 (NameServer + Broker from the Maven artifacts)
 # in the same run, driven by the unmodified official 5.5.0 client (benchmark/load). Servers as in
-# scripts/bench-vs-rocketmq.sh (scripts/lib/rocketmq-servers.sh: same JVM flags, ASYNC_FLUSH, 8 queues a topic);
+# scripts/bench-vs-rocketmq.sh (scripts/lib/rocketmq-servers.sh: its JVM flags, ASYNC_FLUSH, 8 queues a topic);
 # every row starts a fresh NameServer + Broker pair per side; rounds alternate the order (apache first in odd rounds).
 # Rows (ROWS picks them, in this order):
 #   connections  --producers N official producers, each its own client instance and so its own TCP connection,
@@ -35,6 +35,8 @@
 #       HELD_QUEUES (10000)  HELD_IDLE_SECONDS (10)  HELD_RATE (200)  HELD_COUNT (2000)
 #       TOPIC_LEVELS ("1000 10000 50000")  ROUTE_SECONDS (10)  ROUTE_CONCURRENCY (16)
 #       ASYNC_WINDOW (512)  SERVER_HEAP (512m, every server)  CLIENT_HEAP (1g)  QUIET_WAIT_SECONDS (0)
+#       BOOT_TIMEOUT_SECONDS (180)  APACHE_JVM, APACHE_DEFAULT_BROKER_HEAP, VRMQ_JVM_OPTS (as in
+#       scripts/bench-vs-rocketmq.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -71,10 +73,12 @@ ACL=0
 ACL_USER=""
 ACL_SECRET=""
 VRMQ_BROKER_CONFIG=""
+NMT=0
 declare -A VARIANT_JSON=()
+declare -A VARIANT_JVM=()
 CURRENT_LABEL=""
 COMMIT_LOG_FILE_BYTES=134217728
-BOOT_TIMEOUT_SECONDS=180
+BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-180}"
 STOP_TIMEOUT_SECONDS=10
 MESSAGE_BYTES=1024
 WARMUP_COUNT=2000
@@ -332,9 +336,9 @@ topics_level() {
         metric "$round" "$label" topics "$topics" "route queries/s" "$(field "$json" requestsPerSecond)"
     fi
     metric "$round" "$label" topics "$topics" "broker anon RSS MiB" \
-        "$(kib_to_mib "$(awk '/^RssAnon:/ {print $2}' "/proc/$BROKER_PID/status")")"
+        "$(kib_to_mib "$(proc_status "$BROKER_PID" RssAnon)")"
     metric "$round" "$label" topics "$topics" "NameServer anon RSS MiB" \
-        "$(kib_to_mib "$(awk '/^RssAnon:/ {print $2}' "/proc/$NAMESRV_PID/status")")"
+        "$(kib_to_mib "$(proc_status "$NAMESRV_PID" RssAnon)")"
     stop_pid "$AUX_PID"
     AUX_PID=""
     finish_servers "$label" "$dir"
@@ -374,8 +378,8 @@ side() {
 # Per row: | level | figure | apache | vrmq | vrmq/apache |, means over the rounds; "failed" where a run failed.
 report() {
     echo
-    echo "Scale table: official client 5.5.0, $FLUSH, servers -Xmx$SERVER_HEAP, $ROUNDS round(s); $(nproc) cores," \
-        "load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
+    echo "Scale table: official client 5.5.0, $FLUSH, JVM flags: $(jvm_flags_summary); $ROUNDS round(s);" \
+        "$(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the end; $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk -F'|' '
         {
             key = $3 SUBSEP $4 SUBSEP $5

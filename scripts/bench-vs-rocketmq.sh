@@ -12,11 +12,13 @@
 #   live   async send paced at LIVE_RATE msgs/s with a consumer running: end-to-end latency below saturation
 #          (after 5,000 messages of in-process warm-up on another topic that the same consumer receives)
 # Around each phase the tool reads the broker's CPU time (utime + stime, /proc/<pid>/stat): CPU per message is the
-# least noisy figure on a small shared machine. The broker's peak RSS (VmHWM) and anonymous RSS (RssAnon: heap and
-# other non-file memory; mapped store files are the rest) are read after the last phase. Prints a side-by-side table
-# and the ratios ours/apache. Both brokers run with the same JVM flags (-Xmx$SERVER_HEAP, the JVM's default GC; not
-# runbroker.sh's pre-touched heap). Rounds alternate the order (apache first in odd rounds, ours first in even ones)
-# so that neither always inherits the other's page cache and disk write-back. Everything started is stopped on exit.
+# least noisy figure on a small shared machine. After the last phase the broker's /proc/<pid>/status gives its peak
+# RSS (VmHWM), anonymous RSS (RssAnon: heap, native memory, stacks: what the issue's memory target counts), file RSS
+# (RssFile: resident pages of mapped files, the store's segments and the jars; page cache, shared with the OS) and
+# shmem RSS (RssShmem). Prints a side-by-side table and the ratios ours/apache. Both brokers run with the same JVM
+# flags (-Xmx$SERVER_HEAP, the JVM's default GC; not runbroker.sh's pre-touched heap) unless APACHE_JVM=defaults.
+# Rounds alternate the order (apache first in odd rounds, ours first in even ones) so that neither always inherits
+# the other's page cache and disk write-back. Everything started is stopped on exit.
 # With REPLICATION set, each side's master gets that role and a slave of its own kind (brokerId 1, same machine)
 # that must be routed before the phases start; CPU and memory figures stay the master's. Apache RocketMQ 5 answers a
 # SYNC_MASTER send before any slave has it unless inSyncReplicas is 2, so its master gets inSyncReplicas=2: both
@@ -26,7 +28,7 @@
 #   env COUNT (100000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
 #       LIVE_COUNT (20000)  LIVE_RATE (2000)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq;
 #       2: then vrmq and apache again)
-#       SERVER_HEAP (512m, the same for every server)  SKIP_BUILD=1 (reuse built jars)
+#       SERVER_HEAP (512m, every server's with APACHE_JVM=same, and the ceiling's)  SKIP_BUILD=1 (reuse built jars)
 #       REPLICATION (none | ASYNC_MASTER | SYNC_MASTER: the master's role, with a slave per side)
 #       QUIET_WAIT_SECONDS (0: before each server, wait up to this long for other Maven builds to finish)
 #       CEILING=1 (also run every phase against the protocol ceiling, benchmark/ceiling: one process on our codec and
@@ -48,6 +50,22 @@
 #       on={"serverSelectorThreads":2,"batchAppendsPerWriterTurn":true}'; the report adds each variant's ratio to
 #       the first. Odd rounds run apache then the variants in order, even rounds the variants reversed then apache.)
 #       SKIP_APACHE=1 (only ours, and the ceiling with CEILING=1: a quick lever comparison)
+#       APACHE_JVM (same | defaults): same = every server -Xmx$SERVER_HEAP with the JVM's default GC; defaults = each
+#       side at its own defaults: Apache's NameServer and broker with the JVM flags of its distribution's
+#       bin/runserver.sh and bin/runbroker.sh (broker: -Xms8g -Xmx8g pre-touched, G1 with 16 MiB regions,
+#       MaxDirectMemorySize=15g; the heap size from APACHE_DEFAULT_BROKER_HEAP, 8g as the script has it), ours with
+#       the flags scripts/broker.sh and scripts/namesrv.sh use (scripts/lib/jvm-defaults.sh)
+#       VRMQ_JVM_OPTS (extra JVM flags for our brokers, master and slave, after the heap and GC flags, @DIR@ standing
+#       for that broker's work directory, e.g. '-XX:StartFlightRecording=filename=@DIR@/broker.jfr,settings=profile'
+#       or '-XX:MaxDirectMemorySize=64m'; the work dir is kept and printed at the end)
+#       VRMQ_JVM_VARIANTS (';'-separated NAME=FLAGS pairs, instead of VRMQ_VARIANTS: our broker runs once per variant
+#       in each round, as "vrmq-NAME", with FLAGS as its heap and GC flags, so one run measures JVM flags on the same
+#       jar, e.g. 'base=-Xmx512m;young64=-Xmx512m -XX:MaxNewSize=64m'; leading NAME=VALUE words of FLAGS are
+#       environment variables for that JVM, e.g. 'arenas2=MALLOC_ARENA_MAX=2 -Xmx512m')
+#       BOOT_TIMEOUT_SECONDS (120: how long a server may take to boot and be routed; Apache's pre-touched 8 GiB heap
+#       takes minutes on a loaded machine)
+#       NMT=1 (both brokers run with -XX:NativeMemoryTracking=summary; after the last phase `jcmd VM.native_memory
+#       summary` is saved in the work dir and the report adds a table of committed MiB per category)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -76,10 +94,12 @@ ACL_SECRET=bench-secret-1
 VRMQ_BROKER_CONFIG="${VRMQ_BROKER_CONFIG:-}"
 VRMQ_VARIANTS="${VRMQ_VARIANTS:-}"
 SKIP_APACHE="${SKIP_APACHE:-0}"
+VRMQ_JVM_VARIANTS="${VRMQ_JVM_VARIANTS:-}"
+NMT="${NMT:-0}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
-BOOT_TIMEOUT_SECONDS=120
+BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-120}"
 STOP_TIMEOUT_SECONDS=10
 VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
@@ -101,13 +121,27 @@ CLIENT_JVM_OPTS="$([[ "$TLS" == 1 ]] && echo "-Dtls.enable=true" || true)"
 CLIENT_ACL_ARGS=()
 [[ "$ACL" == 1 ]] && CLIENT_ACL_ARGS=(--access-key "$ACL_USER" --secret-key "$ACL_SECRET")
 
-# Our servers of this run: "vrmq", or "vrmq-NAME" per VRMQ_VARIANTS entry; VARIANT_JSON[label] holds its keys.
+# Our servers of this run: "vrmq", or "vrmq-NAME" per VRMQ_VARIANTS or VRMQ_JVM_VARIANTS entry; VARIANT_JSON[label]
+# holds its broker.json keys, VARIANT_JVM[label] its JVM flags.
 declare -A VARIANT_JSON=()
+declare -A VARIANT_JVM=()
 VRMQ_LABELS=()
 if [[ -n "$VRMQ_BROKER_CONFIG" && "$VRMQ_BROKER_CONFIG" != \{*\} ]]; then
     echo "VRMQ_BROKER_CONFIG must be a JSON object" >&2; exit 2
 fi
-if [[ -z "$VRMQ_VARIANTS" ]]; then
+[[ -n "$VRMQ_VARIANTS" && -n "$VRMQ_JVM_VARIANTS" ]] \
+    && { echo "VRMQ_VARIANTS and VRMQ_JVM_VARIANTS do not mix" >&2; exit 2; }
+if [[ -n "$VRMQ_JVM_VARIANTS" ]]; then
+    IFS=';' read -r -a jvm_variants <<< "$VRMQ_JVM_VARIANTS"
+    for variant in "${jvm_variants[@]}"; do
+        name="${variant%%=*}"
+        [[ "$variant" == *=* && "$name" =~ ^[A-Za-z0-9_]+$ ]] \
+            || { echo "VRMQ_JVM_VARIANTS entries are NAME=FLAGS (NAME letters, digits, _): $variant" >&2; exit 2; }
+        VRMQ_LABELS+=("vrmq-$name")
+        VARIANT_JSON["vrmq-$name"]=""
+        VARIANT_JVM["vrmq-$name"]="${variant#*=}"
+    done
+elif [[ -z "$VRMQ_VARIANTS" ]]; then
     VRMQ_LABELS=(vrmq)
     VARIANT_JSON[vrmq]=""
 else
@@ -188,11 +222,13 @@ bench() {
         --warmup-count "$CLIENT_WARMUP_COUNT" --consume after
     phase "$round" "$label" live "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$LIVE_COUNT" \
         --rate "$LIVE_RATE" --warmup-count "$CLIENT_WARMUP_COUNT" --consume concurrent
-    local status="/proc/$BROKER_PID/status" gc
+    local gc
+    [[ "$label" == ceiling ]] || save_nmt "$dir"
     gc="$(awk '/Pause/ { pauses++; sub(/ms$/, "", $NF); millis += $NF } END { printf "%d %.0f", pauses, millis }' \
         "$dir/gc.log")"
-    echo "$round $label $ready_ms $(awk '/^VmHWM:/ {print $2}' "$status") $(awk '/^RssAnon:/ {print $2}' "$status")" \
-        "$(awk '/^Threads:/ {print $2}' "$status") $gc" >> "$WORK/servers"
+    echo "$round $label $ready_ms $(proc_status "$BROKER_PID" VmHWM) $(proc_status "$BROKER_PID" RssAnon)" \
+        "$(proc_status "$BROKER_PID" Threads) $gc $(proc_status "$BROKER_PID" RssFile)" \
+        "$(proc_status "$BROKER_PID" RssShmem)" >> "$WORK/servers"
     log "$label: stopping"
     stop_servers
     rm -rf "$dir/store" "$dir/slave/store" || log "could not remove all of $dir/store"
@@ -200,8 +236,8 @@ bench() {
 
 # One line per server run: the figures the tables show, in the order the awk in report() reads them.
 summarize() {
-    local round label ready peak anon threads pauses pause_ms sync async live
-    while read -r round label ready peak anon threads pauses pause_ms; do
+    local round label ready peak anon threads pauses pause_ms file shmem sync async live
+    while read -r round label ready peak anon threads pauses pause_ms file shmem; do
         sync="$(phase_json "$round" "$label" sync)"
         async="$(phase_json "$round" "$label" async)"
         live="$(phase_json "$round" "$label" live)"
@@ -216,7 +252,8 @@ summarize() {
             "$(( $(field "$async" lost) + $(field "$live" lost) ))" \
             "$(( $(field "$async" duplicated) + $(field "$live" duplicated) ))" \
             "$(( $(field "$sync" sendErrors) + $(field "$sync" sendNotOk) + $(field "$async" sendErrors) \
-                + $(field "$async" sendNotOk) + $(field "$live" sendErrors) + $(field "$live" sendNotOk) ))"
+                + $(field "$async" sendNotOk) + $(field "$live" sendErrors) + $(field "$live" sendNotOk) ))" \
+            "$file $shmem"
     done < "$WORK/servers"
 }
 
@@ -227,26 +264,27 @@ report() {
     summarize > "$WORK/summary"
     echo
     echo "Official client 5.5.0, ${SIZE}-byte messages, $QUEUES queues, $FLUSH, $MASTER_ROLE" \
-        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave"), servers -Xmx$SERVER_HEAP;" \
+        "$([[ "$REPLICATION" == none ]] && echo "(no slave)" || echo "with a slave");" \
         "sync: $SYNC_THREADS threads, async: window $ASYNC_WINDOW, $COUNT messages each; live: $LIVE_COUNT at" \
         "$LIVE_RATE msgs/s; phases: $PHASES; ACL $([[ "$ACL" == 1 ]] && echo on || echo off)," \
-        "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); $(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
+        "client TLS $([[ "$TLS" == 1 ]] && echo on || echo off); JVM flags: $(jvm_flags_summary);" \
+        "$(nproc) cores, $(date -u '+%Y-%m-%d %H:%M UTC')"
     awk '
         function micros(cpuMillis, messages) { return messages > 0 ? 1000 * cpuMillis / messages : 0 }
         function add(key, value) { v[key, $1] += value; row[key] = value }
         function of(side, key) { return (v[key, side] / runs[side]) / (v[key, "ceiling"] / runs["ceiling"]) }
         function ratio(key, side, base) { b = v[key, base] / runs[base]; return b > 0 ? (v[key, side] / runs[side]) / b : 0 }
         function ratioRow(side, base) {
-            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+            printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
                 side, ratio("sync", side, base), ratio("async", side, base), ratio("consume", side, base),
                 ratio("syncp99", side, base), ratio("asyncp99", side, base), ratio("e2e50", side, base),
                 ratio("e2e99", side, base), ratio("cpusync", side, base), ratio("cpuasync", side, base),
                 ratio("cpuconsume", side, base), ratio("rss", side, base), ratio("anon", side, base),
-                ratio("ready", side, base)
+                ratio("file", side, base), ratio("shmem", side, base), ratio("ready", side, base)
         }
         function ratioHeader() {
-            print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | ready |"
-            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            print "| server | sync msgs/s | async msgs/s | consume msgs/s | sync p99 | async p99 | e2e p50 | e2e p99 | CPU/msg sync | CPU/msg async | CPU/msg consume | peak RSS | anon RSS | file RSS | shmem RSS | ready |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         }
         {
             runs[$1]++; n++; label[n] = $1
@@ -256,9 +294,10 @@ report() {
                 $4 / 1000, $5, $6 / 1000, $7, $8 / 1000, $9 / 1000, $21, $22, $23)
             add("ready", $2 / 1000); add("cpusync", micros($10, $11)); add("cpuasync", micros($12, $13))
             add("cpuconsume", micros($14, $15)); add("rss", $16 / 1024); add("anon", $17 / 1024)
-            add("threads", $18); add("gcms", $20)
-            cost[n] = sprintf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |", $1, $2 / 1000,
-                micros($10, $11), micros($12, $13), micros($14, $15), $16 / 1024, $17 / 1024, $18, $19, $20)
+            add("threads", $18); add("gcms", $20); add("file", $24 / 1024); add("shmem", $25 / 1024)
+            cost[n] = sprintf("| %s | %.1f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %d | %d |", $1,
+                $2 / 1000, micros($10, $11), micros($12, $13), micros($14, $15), $16 / 1024, $17 / 1024, $24 / 1024,
+                $25 / 1024, $18, $19, $20)
         }
         END {
             print ""
@@ -266,8 +305,8 @@ report() {
             print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= n; i++) print perf[i]
             print ""
-            print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | threads | GC pauses | GC pause ms |"
-            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+            print "| server | ready s | broker CPU µs/msg sync | async | consume | peak RSS MiB | anon RSS MiB | file RSS MiB | shmem RSS MiB | threads | GC pauses | GC pause ms |"
+            print "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
             for (i = 1; i <= n; i++) print cost[i]
             if (runs["ceiling"]) {
                 print ""
@@ -300,8 +339,44 @@ report() {
             }
         }
     ' vrmqLabels="${VRMQ_LABELS[*]}" "$WORK/summary"
+    nmt_report
     echo
     echo "(work dir with server logs, GC logs and each phase's output: $WORK)"
+}
+
+# With NMT=1: committed KiB per NMT category of each broker run, side by side, in MiB.
+nmt_report() {
+    [[ "$NMT" == 1 ]] || return 0
+    local files=() names=() file
+    for file in "$WORK"/*/nmt.txt; do
+        [[ -f "$file" ]] || continue
+        files+=("$file")
+        names+=("$(basename "$(dirname "$file")")")
+    done
+    [[ ${#files[@]} -gt 0 ]] || return 0
+    echo
+    echo "Native Memory Tracking after the last phase, committed MiB (jcmd VM.native_memory summary):"
+    echo
+    awk -v names="${names[*]}" '
+        FNR == 1 { f++ }
+        /^Total: / { cat = "Total" }
+        /^-  *[A-Z]/ { cat = $0; sub(/^- */, "", cat); sub(/ *\(.*/, "", cat) }
+        cat != "" && /committed=/ {
+            match($0, /committed=[0-9]+KB/)
+            kb = substr($0, RSTART + 10, RLENGTH - 12)
+            if (!(cat in seen)) { seen[cat] = 1; order[++n] = cat }
+            v[cat, f] = kb; cat = ""
+        }
+        END {
+            split(names, nm, " ")
+            printf "| category |"; for (i = 1; i <= f; i++) printf " %s |", nm[i]; print ""
+            printf "|---|"; for (i = 1; i <= f; i++) printf "---:|"; print ""
+            for (k = 1; k <= n; k++) {
+                printf "| %s |", order[k]
+                for (i = 1; i <= f; i++) printf " %.1f |", v[order[k], i] / 1024
+                print ""
+            }
+        }' "${files[@]}"
 }
 
 log "work dir $WORK"

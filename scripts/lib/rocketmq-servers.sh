@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the benchmark scripts that run Apache RocketMQ 5.5.0 beside ours (scripts/bench-vs-rocketmq.sh,
 # scripts/bench-scale.sh): building the jars and Apache's classpath, free ports, starting and stopping one
 # NameServer + Broker pair of either kind, running a load-tool JVM. Not runnable by itself.
@@ -5,12 +6,16 @@
 # The sourcing script sets, before calling these functions:
 #   BENCH_NAME (the log prefix)  ROOT  WORK (its temp dir)  SERVER_HEAP  CLIENT_HEAP  CLIENT_JVM_OPTS
 #   FLUSH  QUEUES  MASTER_ROLE  COMMIT_LOG_FILE_BYTES  BOOT_TIMEOUT_SECONDS  STOP_TIMEOUT_SECONDS  QUIET_WAIT_SECONDS
-#   ACL (0 | 1) with ACL_USER and ACL_SECRET  VRMQ_BROKER_CONFIG (JSON object or "")
-#   VARIANT_JSON (associative array: label -> JSON object)  CURRENT_LABEL
+#   ACL (0 | 1) with ACL_USER and ACL_SECRET  VRMQ_BROKER_CONFIG (JSON object or "")  NMT (0 | 1)
+#   VARIANT_JSON (associative array: label -> JSON object)  VARIANT_JVM (label -> our broker's JVM flags, in place
+#   of its defaults; may be empty)  CURRENT_LABEL
 #   VRMQ_NAMESRV_JAR  VRMQ_BROKER_JAR  LOAD_JAR  APACHE_LOGBACK
 #   APACHE_BROKER_CONF_EXTRA (lines appended to every Apache broker.conf, or "")
-# start_namesrv and start_broker set NAMESRV, BROKER_PORT and READY_MS. The library keeps the process ids here: NAMESRV_PID  BROKER_PID  SLAVE_PID  TOOL_PID (the running load-tool JVM)
-# AUX_PID (one more helper process beside the servers, e.g. a tap). The EXIT trap stops all of them.
+# The library reads from the environment itself, for every script that sources it (documented in
+# scripts/bench-vs-rocketmq.sh): APACHE_JVM (same | defaults)  APACHE_DEFAULT_BROKER_HEAP (8g)  VRMQ_JVM_OPTS.
+# start_namesrv and start_broker set NAMESRV, BROKER_PORT and READY_MS. The library keeps the process ids here:
+# NAMESRV_PID  BROKER_PID  SLAVE_PID  TOOL_PID (the running load-tool JVM)  AUX_PID (one more helper process beside
+# the servers, e.g. a tap). The EXIT trap stops all of them.
 
 NAMESRV=""
 BROKER_PORT=""
@@ -22,6 +27,13 @@ TOOL_PID=""
 AUX_PID=""
 EXTRA_JVM_OPTS=""
 APACHE_BROKER_CONF_EXTRA="${APACHE_BROKER_CONF_EXTRA:-}"
+APACHE_JVM="${APACHE_JVM:-same}"
+APACHE_DEFAULT_BROKER_HEAP="${APACHE_DEFAULT_BROKER_HEAP:-8g}"
+VRMQ_JVM_OPTS="${VRMQ_JVM_OPTS:-}"
+case "$APACHE_JVM" in same | defaults) ;; *) echo "APACHE_JVM must be same or defaults" >&2; exit 2 ;; esac
+# Our servers' default JVM flags (the start scripts' own), for APACHE_JVM=defaults.
+# shellcheck source=lib/jvm-defaults.sh
+source "$ROOT/scripts/lib/jvm-defaults.sh"
 
 json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
     local inner
@@ -122,9 +134,10 @@ await_namesrv() {
 # Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
 # tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
 apache_jvm() {
-    local dir="$1"
-    shift
-    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" $EXTRA_JVM_OPTS -Duser.home="$dir" \
+    local dir="$1" heap_flags="$2"
+    shift 2
+    # shellcheck disable=SC2086 # heap_flags and EXTRA_JVM_OPTS are lists of options
+    ROCKETMQ_HOME="$dir" exec java $heap_flags $EXTRA_JVM_OPTS -Duser.home="$dir" \
         -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
         -cp "$(cat "$WORK/apache.classpath")" "$@"
 }
@@ -133,7 +146,8 @@ start_apache_namesrv() {
     local port="$1" dir="$2"
     printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
         "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
+    apache_jvm "$dir" "$(server_jvm_flags apache namesrv)" org.apache.rocketmq.namesrv.NamesrvStartup \
+        -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
     NAMESRV_PID=$!
 }
 
@@ -142,12 +156,55 @@ start_vrmq_namesrv() {
     cat > "$dir/namesrv.json" <<JSON
 {"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
 JSON
-    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
+    # shellcheck disable=SC2046 # a list of options
+    java $(server_jvm_flags vrmq namesrv) -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
     NAMESRV_PID=$!
+}
+
+# server_jvm_flags <apache|vrmq> <namesrv|broker>: the heap and GC flags of that server (see APACHE_JVM); ours may
+# start with NAME=VALUE words, environment variables for its JVM (VRMQ_BROKER_ENV). Apache's are those of
+# distribution/bin/runserver.sh and runbroker.sh (apache/rocketmq, unchanged since 5.3: the Java 9+ branch), without
+# their GC log (the broker logs GC to the work dir like ours) and numactl.
+server_jvm_flags() {
+    if [[ "$APACHE_JVM" == same ]]; then
+        echo "-Xmx$SERVER_HEAP"
+        return
+    fi
+    local g1="-XX:+UseG1GC -XX:G1HeapRegionSize=16m -XX:G1ReservePercent=25 -XX:InitiatingHeapOccupancyPercent=30"
+    g1="$g1 -XX:SoftRefLRUPolicyMSPerMB=0"
+    case "$1 $2" in
+        "apache namesrv") echo "-server -Xms4g -Xmx4g -XX:MetaspaceSize=128m -XX:MaxMetaspaceSize=320m $g1" \
+            "-XX:-OmitStackTraceInFastThrow -XX:-UseLargePages" ;;
+        "apache broker") echo "-server -Xms$APACHE_DEFAULT_BROKER_HEAP -Xmx$APACHE_DEFAULT_BROKER_HEAP $g1" \
+            "-XX:-OmitStackTraceInFastThrow -XX:+AlwaysPreTouch -XX:MaxDirectMemorySize=15g -XX:-UseLargePages" \
+            "-XX:-UseBiasedLocking -XX:+IgnoreUnrecognizedVMOptions" ;;
+        "vrmq namesrv") echo "$VRMQ_NAMESRV_JVM_OPTS" ;;
+        "vrmq broker") echo "$VRMQ_BROKER_ENV $VRMQ_BROKER_JVM_OPTS" ;;
+    esac
+}
+
+# The report's words for the servers' JVM flags.
+jvm_flags_summary() {
+    local summary="-Xmx$SERVER_HEAP on every server"
+    [[ "$APACHE_JVM" == defaults ]] \
+        && summary="each side's defaults (APACHE_JVM=defaults, Apache's broker -Xmx$APACHE_DEFAULT_BROKER_HEAP)"
+    [[ ${#VARIANT_JVM[@]} -gt 0 ]] && summary="$summary, our brokers each variant's own"
+    echo "$summary${VRMQ_JVM_OPTS:+ (our brokers also $VRMQ_JVM_OPTS)}"
 }
 
 # Brokers log each GC (one line per pause, negligible cost) so the report can count the pauses.
 gc_log_option() { echo "-Xlog:gc:file=$1/gc.log"; }
+
+nmt_option() { if [[ "$NMT" == 1 ]]; then echo "-XX:NativeMemoryTracking=summary"; fi; }
+
+# With NMT=1: the master broker's native memory summary into DIR/nmt.txt, before it stops.
+save_nmt() {
+    [[ "$NMT" == 1 ]] || return 0
+    jcmd "$BROKER_PID" VM.native_memory summary scale=KB > "$1/nmt.txt" 2>&1 || log "jcmd VM.native_memory failed"
+}
+
+# proc_status PID NAME: the value of one /proc/PID/status line (kB for the memory lines).
+proc_status() { awk -v name="$2:" '$1 == name { print $2 }' "/proc/$1/status"; }
 
 # start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
 start_apache_broker() {
@@ -186,8 +243,11 @@ initAuthenticationUser={"username":"$ACL_USER","password":"$ACL_SECRET"}
 innerClientAuthenticationCredentials={"accessKey":"$ACL_USER","secretKey":"$ACL_SECRET"}
 CONF
     fi
-    EXTRA_JVM_OPTS="$(gc_log_option "$dir")" apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup \
-        -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
+    local flags
+    flags="$(server_jvm_flags apache broker)"
+    log "$CURRENT_LABEL: broker JVM flags $flags"
+    EXTRA_JVM_OPTS="$(gc_log_option "$dir") $(nmt_option)" apache_jvm "$dir" "$flags" \
+        org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
 }
 
@@ -205,8 +265,21 @@ start_vrmq_broker() {
  "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
  "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1$(vrmq_acl_keys)$extra}
 JSON
-    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir")" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
-        > "$dir/broker.log" 2>&1 &
+    # The variant's flags or our defaults, then VRMQ_JVM_OPTS with @DIR@ as this broker's directory; leading NAME=VALUE
+    # words are the JVM's environment.
+    local flags=() environment=() word
+    # shellcheck disable=SC2206 # lists of words
+    for word in ${VARIANT_JVM[$CURRENT_LABEL]:-$(server_jvm_flags vrmq broker)} ${VRMQ_JVM_OPTS//@DIR@/$dir}; do
+        if [[ ${#flags[@]} -eq 0 && "$word" =~ ^[A-Z_][A-Z0-9_]*= ]]; then
+            environment+=("$word")
+        else
+            flags+=("$word")
+        fi
+    done
+    log "$CURRENT_LABEL: broker JVM ${environment[*]:+environment ${environment[*]}, }flags ${flags[*]}"
+    # shellcheck disable=SC2046 # a list of options
+    env ${environment[@]+"${environment[@]}"} java "${flags[@]}" "$(gc_log_option "$dir")" $(nmt_option) \
+        -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
 }
 
