@@ -103,11 +103,11 @@ steps_per_side() {
     local steps=0 row words
     for row in $ROWS; do
         case "$row" in
-            connections) words=($CONNECTION_LEVELS) ;;
-            queues) words=($QUEUE_LEVELS) ;;
-            sizes) words=($SIZE_LEVELS) ;;
+            connections) read -r -a words <<< "$CONNECTION_LEVELS" ;;
+            queues) read -r -a words <<< "$QUEUE_LEVELS" ;;
+            sizes) read -r -a words <<< "$SIZE_LEVELS" ;;
             held) words=(1) ;;
-            topics) words=($TOPIC_LEVELS) ;;
+            topics) read -r -a words <<< "$TOPIC_LEVELS" ;;
         esac
         steps=$((steps + ${#words[@]}))
     done
