@@ -1,5 +1,5 @@
-# Sourced by the start scripts and scripts/bench-vs-rocketmq.sh: our servers' default JVM flags (JAVA_OPTS replaces
-# them). One place, so that the benchmark's "ours at our defaults" is what the start scripts run.
+# Sourced by the start scripts and scripts/lib/rocketmq-servers.sh (the benchmarks): our servers' default JVM flags
+# (JAVA_OPTS replaces them). One place, so that the benchmark's "ours at our defaults" is what the start scripts run.
 #
 # Broker (benchmark/RESULTS.md, "Start time and memory"): the heap holds tables and requests in flight, not the
 # stored messages (those are in the mapped store files): about 11 MiB live under the benchmark's load. -Xmx512m
