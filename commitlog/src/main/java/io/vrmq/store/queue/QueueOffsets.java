@@ -49,6 +49,17 @@ public final class QueueOffsets {
         counter(topic, queueId)[0] -= count;
     }
 
+    /** Calls {@code action} with every known queue and its next offset. Writer only. */
+    public void forEach(QueueAction action) {
+        next.forEach((topic, byId) -> byId.forEach((queueId, counter) -> action.accept(topic, queueId, counter[0])));
+    }
+
+    /** What {@link #forEach} calls. */
+    @FunctionalInterface
+    public interface QueueAction {
+        void accept(String topic, int queueId, long nextOffset);
+    }
+
     public void removeTopic(String topic) {
         next.remove(topic);
     }

@@ -29,8 +29,9 @@ import org.slf4j.LoggerFactory;
  * before the offset is handed out. A queue that uses its block up within {@link #QUICK_EXHAUST_MS} gets a block
  * twice as large (up to {@code reservedOffsetBlockMax}), one that takes longer than {@link #SLOW_EXHAUST_MS} half as
  * large (down to {@link #INITIAL_BLOCK}): busy queues rewrite rarely, and the gap a crash leaves in quiet queues
- * stays small. Every write also renews the other queues that used more than three quarters of their block, so many
- * busy queues share one force. Why an append-only log: one small write and one force per renewal; the log is
+ * stays small. Without a renewer (below), every write also renews the other queues that used more than three
+ * quarters of their block, so many busy queues share one force; the first write after the open covers every queue
+ * the store knows, so a restarted broker's queues do not each wait for a force of their own. Why an append-only log: one small write and one force per renewal; the log is
  * compacted (rewritten atomically) at open and whenever it would pass {@code reservedOffsetFileMaxBytes}.
  *
  * <p>After a clean shutdown every offset handed out is in the forced ConsumeQueues, so bounds are not needed: close
@@ -77,6 +78,8 @@ public final class ReservedOffsets {
     private volatile Map<String, Map<Integer, Long>> recovered;
     private ReservedOffsetsFile file;   // guarded by this
     private long writeCount;
+    /** False until the first reservation since the open or {@link #forgetAll} (guarded by this). */
+    private boolean hasCoveredKnownQueues;
 
     /**
      * Bound and block of one queue; bound 0 = nothing reserved yet. Bound and block are written under the lock and
@@ -253,6 +256,7 @@ public final class ReservedOffsets {
      */
     public synchronized void forgetAll() {
         reservations.clear();
+        hasCoveredKnownQueues = false;
         recovered = Map.of();
         file = ReservedOffsetsFile.rewrite(path, List.of());
         writeCount++;
@@ -280,6 +284,43 @@ public final class ReservedOffsets {
         renewals.put(wanted, endOffset + grownBlock(wanted, nowMs));
         List<ReservedOffsetsFile.Entry> entries = new ArrayList<>();
         entries.add(new ReservedOffsetsFile.Entry(topic, queueId, renewals.get(wanted)));
+        if (!hasCoveredKnownQueues) {
+            coverKnownQueues(wanted, nextOffsets, renewals, entries);
+        } else if (renewer == null) {
+            renewNearlyUsed(wanted, nextOffsets, renewals, entries);
+        }
+        write(entries);   // forced before any offset it covers is handed out
+        renewals.forEach((reservation, bound) -> {
+            reservation.bound = bound;
+            reservation.reservedAtMs = nowMs;
+        });
+    }
+
+    /**
+     * The first reservation since the open (or since {@link #forgetAll}) also covers every other queue the store
+     * knows and has no bound for: after a clean restart of a broker with 10,000 queues, each queue's first append
+     * would otherwise wait for a forced write of its own (10,000 forces, each scanning every reservation). Queues
+     * created later still take one write for their first bound.
+     */
+    private void coverKnownQueues(Reservation wanted, QueueOffsets nextOffsets, Map<Reservation, Long> renewals,
+                                  List<ReservedOffsetsFile.Entry> entries) {
+        hasCoveredKnownQueues = true;
+        nextOffsets.forEach((otherTopic, otherId, next) -> {
+            Reservation other = reservation(otherTopic, otherId);
+            if (other != wanted && other.bound <= next) {
+                renewals.put(other, next + other.block);
+                entries.add(new ReservedOffsetsFile.Entry(otherTopic, otherId, next + other.block));
+            }
+        });
+    }
+
+    /**
+     * Without a renewer: the other queues that used more than three quarters of their block are renewed in the same
+     * write, so many busy queues share one force. With one, they ask it at half of their block instead, and this
+     * scan (every reservation, on every write) is left out.
+     */
+    private void renewNearlyUsed(Reservation wanted, QueueOffsets nextOffsets, Map<Reservation, Long> renewals,
+                                 List<ReservedOffsetsFile.Entry> entries) {
         reservations.forEach((otherTopic, byId) -> byId.forEach((otherId, other) -> {
             long next = nextOffsets.peek(otherTopic, otherId);
             if (other != wanted && other.bound > 0 && other.bound - next < other.block / 4) {
@@ -287,11 +328,6 @@ public final class ReservedOffsets {
                 entries.add(new ReservedOffsetsFile.Entry(otherTopic, otherId, next + other.block));
             }
         }));
-        write(entries);   // forced before any offset it covers is handed out
-        renewals.forEach((reservation, bound) -> {
-            reservation.bound = bound;
-            reservation.reservedAtMs = nowMs;
-        });
     }
 
     private long grownBlock(Reservation reservation, long nowMs) {

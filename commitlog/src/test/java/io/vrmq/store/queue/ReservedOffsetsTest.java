@@ -93,6 +93,32 @@ class ReservedOffsetsTest {
         }
     }
 
+    /** After a clean restart every queue is known but has no bound: one forced write covers them all. */
+    @Test
+    void theFirstWriteAfterTheOpenCoversEveryKnownQueue(@TempDir Path dir) {
+        Path path = dir.resolve(ReservedOffsetsFile.FILE_NAME);
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        int queues = 1_000;
+        for (int queueId = 0; queueId < queues; queueId++) {
+            next.seed("T" + queueId % 10, queueId, 7);   // as recovery seeds them
+        }
+        for (int queueId = 0; queueId < queues; queueId++) {
+            String topic = "T" + queueId % 10;
+            long offset = next.take(topic, queueId, 1);
+            reserved.cover(topic, queueId, offset + 1, next);
+            assertTrue(offset < reserved.bound(topic, queueId), "offset " + offset + " not below its bound");
+        }
+        assertEquals(1, reserved.writeCount(), "one write for the first append of every known queue");
+        reserved.close();
+
+        Map<String, Map<Integer, Long>> read = ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock)
+                .recovered();
+        for (int queueId = 0; queueId < queues; queueId++) {
+            assertTrue(read.get("T" + queueId % 10).get(queueId) >= 8, "queue " + queueId + " lost its bound");
+        }
+    }
+
     @Test
     void aDeletedTopicsBoundsAreForgotten(@TempDir Path dir) {
         Path path = dir.resolve("r");
