@@ -388,9 +388,12 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         registrar.onMasterNamed(context.replication()::masterLearned);
     }
 
-    /** Registration at every topic change and every registerNameServerPeriod; in controller mode once it has a role. */
+    /**
+     * Registration of the one topic at each topic change, of all at every registerNameServerPeriod; in controller
+     * mode once it has a role.
+     */
     private Future<Void> startRegistration(TopicConfigTable topics) {
-        topics.onChange(changed -> registrar.registerAll());
+        topics.onChange(registrar::registerTopic);
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
         return controllerMode != null ? Future.succeededFuture() : registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
     }

@@ -93,12 +93,18 @@ public final class RouteTables {
         boolean isMaster = broker.brokerId() == BrokerData.MASTER_ID;
         boolean isPrimeSlave = !isMaster && broker.brokerId() == group.addrsById.firstKey();
         DataVersion version = broker.topics() == null ? null : broker.topics().dataVersion();
-        if (broker.topics() != null && (isMaster || isPrimeSlave)
-            && (isFirstRegistration || isTopicConfigChangedLocked(key, version))) {
+        if (broker.topics() != null && (isMaster || isPrimeSlave)) {
+            // RocketMQ's rule per topic: every topic when the version moved, else only the topics this broker name
+            // has no queue data for, so that a full registration repairs what an incremental one (one topic, the
+            // full version) left out when it reached a NameServer that did not know the broker yet.
+            boolean isVersionChanged = isFirstRegistration || isTopicConfigChangedLocked(key, version);
             boolean wipeWrite = isPrimeSlave && group.enableActingMaster;
             int newTopics = 0;
             int changedTopics = 0;
             for (TopicConfig topic : broker.topics().topicConfigTable().values()) {
+                if (!isVersionChanged && hasQueueDataLocked(topic.topicName(), broker.brokerName())) {
+                    continue;
+                }
                 QueueData queues = QueueData.of(broker.brokerName(), topic);
                 QueuePut put = putQueueDataLocked(topic.topicName(), wipeWrite ? queues.withPerm(queues.perm()
                     & ~Permission.WRITE) : queues);
@@ -156,6 +162,11 @@ public final class RouteTables {
         }
         BrokerLiveInfo master = brokerLiveTable.get(new BrokerAddrKey(group.clusterName, masterAddr));
         return new RegisterResult(masterAddr, master == null ? null : master.haServerAddr());
+    }
+
+    private boolean hasQueueDataLocked(String topic, String brokerName) {
+        Map<String, QueueData> queues = topicQueueTable.get(topic);
+        return queues != null && queues.containsKey(brokerName);
     }
 
     /** What {@link #putQueueDataLocked} did to a topic's queue data for one broker name. */
