@@ -41,14 +41,17 @@ public final class NameServerRegistrar {
     private final List<String> namesrvAddrs;
     private final BrokerIdentity identity;
     private final RoleState role;
+    private final long registerTimeoutMs;
     /** "host:port" of this broker's admin API, announced to vrmq NameServers for their console; null: none. */
     private volatile String adminAddr;
     private volatile BiConsumer<String, String> masterListener = (masterAddr, haServerAddr) -> {
     };
 
     public NameServerRegistrar(RemotingClient client, RemotingJson json, TopicConfigTable topics,
-                               List<String> namesrvAddrs, BrokerIdentity identity, RoleState role) {
+                               List<String> namesrvAddrs, BrokerIdentity identity, RoleState role,
+                               RegistrationConfig registration) {
         this.client = client;
+        this.registerTimeoutMs = registration.registerBrokerTimeoutMills();
         this.json = json;
         this.topics = topics;
         this.namesrvAddrs = List.copyOf(namesrvAddrs);
@@ -110,7 +113,8 @@ public final class NameServerRegistrar {
         }
         List<Future<Boolean>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
-            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body))
+            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body),
+                    registerTimeoutMs)
                 .map(response -> {
                     if (response.code() != ResponseCode.SUCCESS) {
                         log.warn("register with name server {} refused: {} {}", addr, response.code(),
