@@ -28,6 +28,7 @@ import io.vrmq.broker.loops.HotPathConfig;
 import io.vrmq.broker.metrics.BrokerMetrics;
 import io.vrmq.broker.namesrv.BrokerIdentity;
 import io.vrmq.broker.namesrv.NameServerRegistrar;
+import io.vrmq.broker.namesrv.RegistrationConfig;
 import io.vrmq.broker.offset.ConsumerOffsetTable;
 import io.vrmq.broker.controller.ControllerModeBroker;
 import io.vrmq.broker.controller.ControllerModeProcessor;
@@ -384,13 +385,16 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             ClientTls.fallback(tls, options), config.limits(), ProcessorTable.empty(), RemotingObserver.NONE,
             auth.outgoingSigner());
         registrar = new NameServerRegistrar(namesrvClient, json, topics, config.namesrvAddrs(), identity,
-            context.role());
+            context.role(), RegistrationConfig.from(rawConfig));
         registrar.onMasterNamed(context.replication()::masterLearned);
     }
 
-    /** Registration at every topic change and every registerNameServerPeriod; in controller mode once it has a role. */
+    /**
+     * Registration of the one topic at each topic change, of all at every registerNameServerPeriod; in controller
+     * mode once it has a role.
+     */
     private Future<Void> startRegistration(TopicConfigTable topics) {
-        topics.onChange(changed -> registrar.registerAll());
+        topics.onChange(registrar::registerTopic);
         timers.add(vertx.setPeriodic(config.registerNameServerPeriodMs(), id -> registrar.registerAll()));
         return controllerMode != null ? Future.succeededFuture() : registerUntilAccepted(REGISTER_RETRY_FIRST_MS);
     }

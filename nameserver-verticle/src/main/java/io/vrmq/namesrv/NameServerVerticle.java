@@ -111,7 +111,7 @@ public final class NameServerVerticle extends VerticleBase {
 
     private ProcessorTable processors(RemotingJson json, KvConfigStore kvConfig) {
         ProcessorTable.Builder table = ProcessorTable.builder();
-        new BrokerRegistrationProcessor(routes, kvConfig, json, settings::orderMessageEnable)
+        new BrokerRegistrationProcessor(vertx, routes, kvConfig, json, settings::orderMessageEnable)
             .withAdminAddresses(adminAddresses).registerInto(table);
         new RouteQueryProcessor(routes, kvConfig, json, settings::orderMessageEnable).registerInto(table);
         new TopicAdminProcessor(routes, json).registerInto(table);

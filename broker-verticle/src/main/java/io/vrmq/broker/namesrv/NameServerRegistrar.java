@@ -5,6 +5,8 @@ import io.vertx.core.buffer.Buffer;
 import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.body.RegisterBrokerBody;
+import io.vrmq.remoting.body.TopicConfig;
+import io.vrmq.remoting.body.TopicConfigSerializeWrapper;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.protocol.RemotingCommand;
 import io.vrmq.remoting.protocol.RequestCode;
@@ -22,8 +24,9 @@ import java.util.function.BiConsumer;
 import java.util.zip.CRC32;
 
 /**
- * Registers this broker (its topics and data version) with every configured NameServer: at start, every
- * registerNameServerPeriod, and at once when a topic changes; unregisters on clean shutdown. NameServers never talk
+ * Registers this broker (its topics and data version) with every configured NameServer: at start and every
+ * registerNameServerPeriod with every topic, and at once with only the topic when one is created or updated;
+ * unregisters on clean shutdown. NameServers never talk
  * to each other, so each gets every registration; one that is down is retried on the next round.
  * Thread-safe: all calls go through the {@link RemotingClient}.
  */
@@ -38,14 +41,17 @@ public final class NameServerRegistrar {
     private final List<String> namesrvAddrs;
     private final BrokerIdentity identity;
     private final RoleState role;
+    private final long registerTimeoutMs;
     /** "host:port" of this broker's admin API, announced to vrmq NameServers for their console; null: none. */
     private volatile String adminAddr;
     private volatile BiConsumer<String, String> masterListener = (masterAddr, haServerAddr) -> {
     };
 
     public NameServerRegistrar(RemotingClient client, RemotingJson json, TopicConfigTable topics,
-                               List<String> namesrvAddrs, BrokerIdentity identity, RoleState role) {
+                               List<String> namesrvAddrs, BrokerIdentity identity, RoleState role,
+                               RegistrationConfig registration) {
         this.client = client;
+        this.registerTimeoutMs = registration.registerBrokerTimeoutMills();
         this.json = json;
         this.topics = topics;
         this.namesrvAddrs = List.copyOf(namesrvAddrs);
@@ -77,7 +83,25 @@ public final class NameServerRegistrar {
         if (role.current().brokerId() < 0) {
             return Future.succeededFuture(false);   // controller mode without a role yet: isolated, as RocketMQ's
         }
-        Buffer body = json.encode(new RegisterBrokerBody(topics.snapshot(), List.of()));
+        return register(topics.snapshot());
+    }
+
+    /**
+     * After a topic was created or updated: REGISTER_BROKER with only that topic and the table's whole data version
+     * (RocketMQ's registerIncrementBrokerData), so that one change does not send every topic again. NameServers
+     * merge it into what the last full registration gave them; the periodic registration stays full. A NameServer
+     * that does not know this broker yet refuses it (Apache's) or keeps just that topic until the next full one
+     * (ours): either way the full registration at the next period brings the rest.
+     */
+    public Future<Boolean> registerTopic(TopicConfig topic) {
+        if (role.current().brokerId() < 0) {
+            return Future.succeededFuture(false);
+        }
+        return register(new TopicConfigSerializeWrapper(Map.of(topic.topicName(), topic), topics.dataVersion()));
+    }
+
+    private Future<Boolean> register(TopicConfigSerializeWrapper topicsToSend) {
+        Buffer body = json.encode(new RegisterBrokerBody(topicsToSend, List.of()));
         Map<String, String> header = identityHeader();
         header.put("haServerAddr", identity.haServerAddr());
         header.put("compressed", "false");
@@ -89,7 +113,8 @@ public final class NameServerRegistrar {
         }
         List<Future<Boolean>> rounds = new ArrayList<>();
         for (String addr : namesrvAddrs) {
-            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body))
+            rounds.add(client.invoke(addr, RemotingCommand.request(RequestCode.REGISTER_BROKER, header, body),
+                    registerTimeoutMs)
                 .map(response -> {
                     if (response.code() != ResponseCode.SUCCESS) {
                         log.warn("register with name server {} refused: {} {}", addr, response.code(),

@@ -10,4 +10,9 @@ public record BrokerRegistration(String clusterName, String brokerAddr, String b
                                  String haServerAddr, String zoneName, long heartbeatTimeoutMs,
                                  boolean enableActingMaster, TopicConfigSerializeWrapper topics,
                                  List<String> filterServerList, RemotingConnection connection) {
+    /** The same broker with its body's parts (the header is read on the event loop, the body on a worker). */
+    public BrokerRegistration with(TopicConfigSerializeWrapper bodyTopics, List<String> bodyFilterServers) {
+        return new BrokerRegistration(clusterName, brokerAddr, brokerName, brokerId, haServerAddr, zoneName,
+            heartbeatTimeoutMs, enableActingMaster, bodyTopics, bodyFilterServers, connection);
+    }
 }

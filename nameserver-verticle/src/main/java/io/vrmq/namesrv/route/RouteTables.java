@@ -93,13 +93,28 @@ public final class RouteTables {
         boolean isMaster = broker.brokerId() == BrokerData.MASTER_ID;
         boolean isPrimeSlave = !isMaster && broker.brokerId() == group.addrsById.firstKey();
         DataVersion version = broker.topics() == null ? null : broker.topics().dataVersion();
-        if (broker.topics() != null && (isMaster || isPrimeSlave)
-            && (isFirstRegistration || isTopicConfigChangedLocked(key, version))) {
+        if (broker.topics() != null && (isMaster || isPrimeSlave)) {
+            // RocketMQ's rule per topic: every topic when the version moved, else only the topics this broker name
+            // has no queue data for, so that a full registration repairs what an incremental one (one topic, the
+            // full version) left out when it reached a NameServer that did not know the broker yet.
+            boolean isVersionChanged = isFirstRegistration || isTopicConfigChangedLocked(key, version);
             boolean wipeWrite = isPrimeSlave && group.enableActingMaster;
+            int newTopics = 0;
+            int changedTopics = 0;
             for (TopicConfig topic : broker.topics().topicConfigTable().values()) {
+                if (!isVersionChanged && hasQueueDataLocked(topic.topicName(), broker.brokerName())) {
+                    continue;
+                }
                 QueueData queues = QueueData.of(broker.brokerName(), topic);
-                putQueueDataLocked(topic.topicName(), wipeWrite ? queues.withPerm(queues.perm()
+                QueuePut put = putQueueDataLocked(topic.topicName(), wipeWrite ? queues.withPerm(queues.perm()
                     & ~Permission.WRITE) : queues);
+                newTopics += put == QueuePut.NEW ? 1 : 0;
+                changedTopics += put == QueuePut.CHANGED ? 1 : 0;
+            }
+            if (newTopics + changedTopics > 0) {
+                log.info("{} {} id {} registered {} topics: {} new, {} changed", broker.clusterName(),
+                    broker.brokerName(), broker.brokerId(), broker.topics().topicConfigTable().size(), newTopics,
+                    changedTopics);
             }
         }
         long timeoutMs = broker.heartbeatTimeoutMs() > 0 ? broker.heartbeatTimeoutMs()
@@ -149,14 +164,30 @@ public final class RouteTables {
         return new RegisterResult(masterAddr, master == null ? null : master.haServerAddr());
     }
 
-    private void putQueueDataLocked(String topic, QueueData queues) {
+    private boolean hasQueueDataLocked(String topic, String brokerName) {
+        Map<String, QueueData> queues = topicQueueTable.get(topic);
+        return queues != null && queues.containsKey(brokerName);
+    }
+
+    /** What {@link #putQueueDataLocked} did to a topic's queue data for one broker name. */
+    private enum QueuePut { NEW, CHANGED, SAME }
+
+    /**
+     * Per topic at DEBUG only: a registration carries every topic of the broker (50,000 in the scale table), and a
+     * line per topic written under the write lock made one registration take seconds; the caller logs a summary.
+     */
+    private QueuePut putQueueDataLocked(String topic, QueueData queues) {
         QueueData old = topicQueueTable.computeIfAbsent(topic, name -> new HashMap<>())
             .put(queues.brokerName(), queues);
         if (old == null) {
-            log.info("new topic registered: {} {}", topic, queues);
-        } else if (!old.equals(queues)) {
-            log.info("topic changed: {} from {} to {}", topic, old, queues);
+            log.debug("new topic registered: {} {}", topic, queues);
+            return QueuePut.NEW;
         }
+        if (!old.equals(queues)) {
+            log.debug("topic changed: {} from {} to {}", topic, old, queues);
+            return QueuePut.CHANGED;
+        }
+        return QueuePut.SAME;
     }
 
     /** Removes one broker process (clean unregistration). */
@@ -450,8 +481,9 @@ public final class RouteTables {
         lock.writeLock().lock();
         try {
             for (QueueData queues : queueDatas) {
-                if (brokerAddrTable.containsKey(queues.brokerName())) {
-                    putQueueDataLocked(topic, queues);
+                if (brokerAddrTable.containsKey(queues.brokerName())
+                    && putQueueDataLocked(topic, queues) != QueuePut.SAME) {
+                    log.info("topic {} registered on {}: {}", topic, queues.brokerName(), queues);
                 }
             }
         } finally {

@@ -92,6 +92,28 @@ class RouteTablesTest {
     }
 
     @Test
+    void anIncrementalRegistrationAddsItsTopicAndKeepsTheOthers() {
+        routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V1, TopicConfig.of("T", 4, Permission.READ_WRITE),
+            TopicConfig.of("U", 4, Permission.READ_WRITE)));
+        routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V2, TopicConfig.of("NEW", 2, Permission.READ_WRITE)));
+
+        assertEquals(Set.of("T", "U", "NEW"), routes.allTopics().topicList());
+        assertEquals(2, routes.routeOf("NEW").queueDatas().get(0).writeQueueNums());
+        assertEquals(V2, routes.dataVersionOf(BROKER_CLUSTER, MASTER_ADDR));
+    }
+
+    @Test
+    void aFullRegistrationWithAnUnchangedVersionAddsTheTopicsTheBrokerHasNoQueueDataFor() {
+        // An incremental registration reached a NameServer that did not know the broker: only its one topic is in.
+        routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V2, TopicConfig.of("NEW", 2, Permission.READ_WRITE)));
+        routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V2, TopicConfig.of("T", 4, Permission.READ_WRITE),
+            TopicConfig.of("NEW", 8, Permission.READ_WRITE)));
+
+        assertEquals(Set.of("T", "NEW"), routes.allTopics().topicList());
+        assertEquals(2, routes.routeOf("NEW").queueDatas().get(0).writeQueueNums());   // present: not rewritten
+    }
+
+    @Test
     void aSlavePromotedToMasterEndsUpOnlyUnderIdZero() {
         routes.registerBroker(broker(BROKER_A, 0, MASTER_ADDR, V1, TopicConfig.of("T", 4, Permission.READ_WRITE)));
         routes.registerBroker(broker(BROKER_A, 1, SLAVE_ADDR, V1));
