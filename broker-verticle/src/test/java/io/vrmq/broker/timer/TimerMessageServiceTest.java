@@ -59,42 +59,35 @@ class TimerMessageServiceTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aDeleteRecordBehindAScanBacklogStillCancelsItsMessage(Vertx vertx, VertxTestContext test,
                                                                 @TempDir Path dir) {
-        AtomicLong clockMs = new AtomicLong(System.currentTimeMillis() / 1_000 * 1_000);
-        long deliverMs = clockMs.get() + 2_001;
-        MessageStore opened = open(dir, clockMs);
-        StoreAccess store = new StoreAccess(vertx, opened, 1);
-        TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
-        TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
-        TimerMessageService service = new TimerMessageService(vertx, store, progressFile(vertx, dir), clockMs::get,
-            flow, 1);
+        Fixture f = new Fixture(vertx, dir, 1);
         Context context = vertx.getOrCreateContext();
 
-        Future<?> stored = store.append(timer(routing, "A", deliverMs, false))
-            .compose(a -> store.append(timer(routing, "B", deliverMs, false)));
+        Future<?> stored = f.store.append(timer(f.routing, "A", f.deliverMs, false))
+            .compose(a -> f.store.append(timer(f.routing, "B", f.deliverMs, false)));
         for (int i = 0; i < FILLERS; i++) {
             String key = "F" + i;
-            stored = stored.compose(previous -> store.append(timer(routing, key, deliverMs + 3_600_000, false)));
+            stored = stored.compose(previous -> f.store.append(timer(f.routing, key, f.deliverMs + 3_600_000, false)));
         }
-        stored.compose(fillers -> store.append(timer(routing, "A", deliverMs, true)))
-            .compose(recall -> until(vertx, () -> opened.getMaxOffsetInQueue(TimerRouting.TIMER_TOPIC, 0)
+        stored.compose(fillers -> f.store.append(timer(f.routing, "A", f.deliverMs, true)))
+            .compose(recall -> until(vertx, () -> f.opened.getMaxOffsetInQueue(TimerRouting.TIMER_TOPIC, 0)
                 == FILLERS + 3))
             .compose(dispatched -> {
-                clockMs.set(TimerRouting.dueMs(deliverMs / 1_000 * 1_000));
-                return onContext(context, service::start);
+                f.clockMs.set(TimerRouting.dueMs(f.deliverMs / 1_000 * 1_000));
+                return onContext(context, f.service::start);
             })
-            .compose(started -> until(vertx, () -> flow.heldCount() == FILLERS
-                && opened.getMaxOffsetInQueue(TOPIC, 0) >= 1 && opened.dispatchedOffset() >= opened
+            .compose(started -> until(vertx, () -> f.flow.heldCount() == FILLERS
+                && f.opened.getMaxOffsetInQueue(TOPIC, 0) >= 1 && f.opened.dispatchedOffset() >= f.opened
                 .getCommitLogMaxOffset()))
             .compose(delivered -> {
                 test.verify(() -> {
-                    assertEquals(1, opened.getMaxOffsetInQueue(TOPIC, 0), "the recalled message was delivered");
-                    GetMessageResult read = opened.getMessages(TOPIC, 0, 0, 1, Integer.MAX_VALUE, TagFilter.ALL);
+                    assertEquals(1, f.opened.getMaxOffsetInQueue(TOPIC, 0), "the recalled message was delivered");
+                    GetMessageResult read = f.opened.getMessages(TOPIC, 0, 0, 1, Integer.MAX_VALUE, TagFilter.ALL);
                     assertEquals("B", StoredMessage.decode(read.messages().get(0).record()).propertyMap()
                         .get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX));
                 });
-                return onContext(context, service::stop);
+                return onContext(context, f.service::stop);
             })
-            .eventually(() -> store.close())
+            .eventually(() -> f.store.close())
             .onComplete(test.succeedingThenComplete());
     }
 
@@ -107,46 +100,60 @@ class TimerMessageServiceTest {
     @Timeout(value = 30, unit = TimeUnit.SECONDS)
     void aDeleteRecordTheDispatcherHasNotReachedStillCancelsItsMessage(Vertx vertx, VertxTestContext test,
                                                                         @TempDir Path dir) {
-        AtomicLong clockMs = new AtomicLong(System.currentTimeMillis() / 1_000 * 1_000);
-        long deliverMs = clockMs.get() + 2_001;
-        MessageStore opened = open(dir, clockMs);
-        StoreAccess store = new StoreAccess(vertx, opened, 1);
-        TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
-        TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
-        TimerMessageService service = new TimerMessageService(vertx, store, progressFile(vertx, dir), clockMs::get,
-            flow, 1_000);
+        Fixture f = new Fixture(vertx, dir, 1_000);
         Context context = vertx.getOrCreateContext();
-        opened.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeMs) ->
-            service.onDispatched(topic, queueId));   // as the broker wires it
+        f.opened.setDispatchListener((topic, queueId, maxOffset, tagsCode, storeMs) ->
+            f.service.onDispatched(topic, queueId));   // as the broker wires it
 
-        store.append(timer(routing, "A", deliverMs, false))
-            .compose(a -> until(vertx, () -> opened.getMaxOffsetInQueue(TimerRouting.TIMER_TOPIC, 0) == 1))
-            .compose(dispatched -> onContext(context, service::start))
-            .compose(started -> until(vertx, () -> flow.heldCount() == 1))
+        f.store.append(timer(f.routing, "A", f.deliverMs, false))
+            .compose(a -> until(vertx, () -> f.opened.getMaxOffsetInQueue(TimerRouting.TIMER_TOPIC, 0) == 1))
+            .compose(dispatched -> onContext(context, f.service::start))
+            .compose(started -> until(vertx, () -> f.flow.heldCount() == 1))
             .compose(held -> {
-                opened.setConfirmOffset(opened.getCommitLogMaxOffset());
-                opened.setDispatchGatedByConfirmOffset(true);
-                return store.append(timer(routing, "A", deliverMs, true));
+                f.opened.setConfirmOffset(f.opened.getCommitLogMaxOffset());
+                f.opened.setDispatchGatedByConfirmOffset(true);
+                return f.store.append(timer(f.routing, "A", f.deliverMs, true));
             })
             .compose(recallStored -> {
-                clockMs.set(TimerRouting.dueMs(deliverMs / 1_000 * 1_000));
-                service.onDispatched(TimerRouting.TIMER_TOPIC, TimerRouting.TIMER_QUEUE_ID);
+                f.clockMs.set(TimerRouting.dueMs(f.deliverMs / 1_000 * 1_000));
+                f.service.onDispatched(TimerRouting.TIMER_TOPIC, TimerRouting.TIMER_QUEUE_ID);
                 return delay(vertx, GATED_WINDOW_MS);   // time for a turn that would wrongly deliver A
             })
             .compose(gatedWindow -> {
-                test.verify(() -> assertEquals(1, flow.heldCount(), "A left the index before its recall was read"));
-                opened.setConfirmOffset(opened.getCommitLogMaxOffset());
-                opened.setDispatchGatedByConfirmOffset(false);
-                return until(vertx, () -> flow.heldCount() == 0
-                    && opened.dispatchedOffset() >= opened.getCommitLogMaxOffset());
+                test.verify(() -> assertEquals(1, f.flow.heldCount(), "A left the index before its recall was read"));
+                f.opened.setConfirmOffset(f.opened.getCommitLogMaxOffset());
+                f.opened.setDispatchGatedByConfirmOffset(false);
+                return until(vertx, () -> f.flow.heldCount() == 0
+                    && f.opened.dispatchedOffset() >= f.opened.getCommitLogMaxOffset());
             })
             .compose(done -> {
-                test.verify(() -> assertEquals(0, opened.getMaxOffsetInQueue(TOPIC, 0),
+                test.verify(() -> assertEquals(0, f.opened.getMaxOffsetInQueue(TOPIC, 0),
                     "the recalled message was delivered"));
-                return onContext(context, service::stop);
+                return onContext(context, f.service::stop);
             })
-            .eventually(() -> store.close())
+            .eventually(() -> f.store.close())
             .onComplete(test.succeedingThenComplete());
+    }
+
+    /**
+     * A store and a timer service sharing a clock the test moves, set at a second's start; {@code deliverMs} is in
+     * the second after the next, so its slot is due two seconds on. {@code maxScanPerTurn}: entries read per turn.
+     */
+    private static final class Fixture {
+        final AtomicLong clockMs = new AtomicLong(System.currentTimeMillis() / 1_000 * 1_000);
+        final long deliverMs = clockMs.get() + 2_001;
+        final MessageStore opened;
+        final StoreAccess store;
+        final TimerFlowControl flow = TimerFlowControl.of(1_000_000, 1_000_000, 1_000);
+        final TimerRouting routing = new TimerRouting(clockMs::get, TimerRouting.TIMER_MAX_DELAY_SEC, flow);
+        final TimerMessageService service;
+
+        Fixture(Vertx vertx, Path dir, int maxScanPerTurn) {
+            opened = open(dir, clockMs);
+            store = new StoreAccess(vertx, opened, 1);
+            service = new TimerMessageService(vertx, store, progressFile(vertx, dir), clockMs::get, flow,
+                maxScanPerTurn);
+        }
     }
 
     private static MessageStore open(Path dir, AtomicLong clockMs) {
