@@ -1,7 +1,10 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.BodyHeader;
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
+import io.vrmq.loadcommon.ProgressLine;
 
 import java.time.Duration;
 import java.util.Map;
@@ -31,15 +34,8 @@ import org.apache.rocketmq.client.apis.producer.Producer;
  */
 public final class GrpcLoadBench {
 
-    /* Every body starts with this header, then filler up to --size:
-     *  offset  size  field
-     *   0       8    runId      random per run (0 for the warm-up): bodies of other runs are told apart
-     *   8       8    seq        0 .. count - 1: the index into DeliveryTracker's tables
-     *  16       8    sentNanos  System.nanoTime() just before send (producer and receivers share this JVM)    */
-    static final int RUN_ID_OFFSET = 0, RUN_ID_BYTES = 8;
-    static final int SEQ_OFFSET = RUN_ID_OFFSET + RUN_ID_BYTES, SEQ_BYTES = 8;
-    static final int SENT_NANOS_OFFSET = SEQ_OFFSET + SEQ_BYTES, SENT_NANOS_BYTES = 8;
-    static final int HEADER_BYTES = SENT_NANOS_OFFSET + SENT_NANOS_BYTES;
+    /** Every body starts with a {@link BodyHeader}, then filler up to --size. */
+    static final int HEADER_BYTES = BodyHeader.HEADER_BYTES;
 
     private static final long POLL_INTERVAL_MS = 100;
     private static final String SELF = "self";

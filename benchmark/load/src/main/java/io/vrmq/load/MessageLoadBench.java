@@ -1,7 +1,10 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.BodyHeader;
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
+import io.vrmq.loadcommon.ProgressLine;
 
 import java.util.List;
 import java.util.Set;
@@ -36,15 +39,8 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
  */
 public final class MessageLoadBench {
 
-    /* Every body starts with this header, then filler up to --size:
-     *  offset  size  field
-     *   0       8    runId      random per run: bodies of other runs on the same topic are told apart
-     *   8       8    seq        0 .. count - 1: the index into DeliveryTracker's tables
-     *  16       8    sentNanos  System.nanoTime() just before send (producer and consumer share this JVM)    */
-    static final int RUN_ID_OFFSET = 0, RUN_ID_BYTES = 8;
-    static final int SEQ_OFFSET = RUN_ID_OFFSET + RUN_ID_BYTES, SEQ_BYTES = 8;
-    static final int SENT_NANOS_OFFSET = SEQ_OFFSET + SEQ_BYTES, SENT_NANOS_BYTES = 8;
-    static final int HEADER_BYTES = SENT_NANOS_OFFSET + SENT_NANOS_BYTES;
+    /** Every body starts with a {@link BodyHeader}, then filler up to --size. */
+    static final int HEADER_BYTES = BodyHeader.HEADER_BYTES;
 
     private static final long ROUTE_TIMEOUT_MS = 30_000;
     private static final long REBALANCE_TIMEOUT_MS = 30_000;
@@ -209,7 +205,7 @@ public final class MessageLoadBench {
         if (warmupTopic != null) {
             consumer.subscribe(warmupTopic, "*");
         }
-        consumer.setMessageListener(tracker);
+        consumer.setMessageListener(new DeliveryListener(tracker));
         consumer.start();
         return consumer;
     }

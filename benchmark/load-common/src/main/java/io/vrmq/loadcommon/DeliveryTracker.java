@@ -1,6 +1,4 @@
-package io.vrmq.grpcload;
-
-import io.vrmq.loadcommon.LatencyHistogram;
+package io.vrmq.loadcommon;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -9,13 +7,13 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * What was sent and what came back, per message of one measured run: the producer marks each message whose send
- * succeeded, the receivers count each delivery. Messages are told apart by the header {@link GrpcLoadBench} writes
- * at the start of every body: run id, sequence number, {@link System#nanoTime()} at send (producer and receivers run
- * in this JVM, so the end-to-end latency is exact and immune to clock steps).
- * Bodies of other runs (the warm-up) are counted as foreign and otherwise ignored. Thread-safe: the SDK's callback
- * threads and the receiving threads record concurrently. (benchmark/load's tracker, without the remoting listener.)
+ * succeeded (SEND_OK), the consumer counts each delivery. Messages are told apart by the {@link BodyHeader} the load
+ * tool writes at the start of every body: run id, sequence number, {@link System#nanoTime()} at send (producer and
+ * consumer run in this JVM, so the end-to-end latency is exact and immune to clock steps). Bodies of other runs (an
+ * earlier run on the same topic, the warm-up) are counted as foreign and otherwise ignored. Thread-safe: the
+ * client's callback threads and the consuming threads record concurrently.
  */
-final class DeliveryTracker {
+public final class DeliveryTracker {
 
     private final long runId;
     private final AtomicIntegerArray acknowledged;
@@ -28,22 +26,22 @@ final class DeliveryTracker {
     private final AtomicLong firstDeliveryNanos = new AtomicLong();
     private final AtomicLong lastDeliveryNanos = new AtomicLong();
 
-    DeliveryTracker(long runId, int capacity) {
+    public DeliveryTracker(long runId, int capacity) {
         this.runId = runId;
         this.acknowledged = new AtomicIntegerArray(capacity);
         this.deliveries = new AtomicIntegerArray(capacity);
     }
 
-    /** The producer: the send of message {@code seq} succeeded. */
-    void acknowledged(int seq) {
+    /** The producer: the send of message {@code seq} succeeded (SEND_OK). */
+    public void acknowledged(int seq) {
         if (acknowledged.compareAndSet(seq, 0, 1)) {
             acknowledgedCount.increment();
         }
     }
 
-    /** A receiver got a message with this body at {@code nowNanos} ({@link System#nanoTime()}). */
-    void delivered(ByteBuffer body, long nowNanos) {
-        if (body == null || body.remaining() < GrpcLoadBench.HEADER_BYTES) {
+    /** The consumer got a message with this body (null: none) at {@code nowNanos} ({@link System#nanoTime()}). */
+    public void delivered(ByteBuffer body, long nowNanos) {
+        if (body == null || body.remaining() < BodyHeader.HEADER_BYTES) {
             foreignDeliveries.increment();
             return;
         }
@@ -65,26 +63,26 @@ final class DeliveryTracker {
         }
     }
 
-    long acknowledgedCount() {
+    public long acknowledgedCount() {
         return acknowledgedCount.sum();
     }
 
     /** Messages of this run delivered at least once. */
-    long uniqueDeliveries() {
+    public long uniqueDeliveries() {
         return uniqueDeliveries.sum();
     }
 
     /** Deliveries beyond the first of a message. */
-    long duplicateDeliveries() {
+    public long duplicateDeliveries() {
         return duplicateDeliveries.sum();
     }
 
-    long foreignDeliveries() {
+    public long foreignDeliveries() {
         return foreignDeliveries.sum();
     }
 
-    /** Sent successfully and never delivered. Scans every message: call once a second at most. */
-    long lost() {
+    /** Acknowledged (sent successfully) and never delivered. Scans every message: call once a second at most. */
+    public long lost() {
         long lost = 0;
         for (int seq = 0; seq < acknowledged.length(); seq++) {
             if (acknowledged.get(seq) == 1 && deliveries.get(seq) == 0) {
@@ -94,8 +92,8 @@ final class DeliveryTracker {
         return lost;
     }
 
-    /** Delivered though its send failed (a send that timed out but was stored). */
-    long deliveredUnacknowledged() {
+    /** Delivered though its send did not succeed (a send that timed out but was stored). */
+    public long deliveredUnacknowledged() {
         long count = 0;
         for (int seq = 0; seq < deliveries.length(); seq++) {
             if (acknowledged.get(seq) == 0 && deliveries.get(seq) > 0) {
@@ -105,17 +103,17 @@ final class DeliveryTracker {
         return count;
     }
 
-    LatencyHistogram endToEnd() {
+    public LatencyHistogram endToEnd() {
         return endToEnd;
     }
 
     /** {@link System#nanoTime()} of the first delivery of any message of this run, 0 before it. */
-    long firstDeliveryNanos() {
+    public long firstDeliveryNanos() {
         return firstDeliveryNanos.get();
     }
 
     /** {@link System#nanoTime()} of the latest first delivery of a message of this run, 0 before any. */
-    long lastDeliveryNanos() {
+    public long lastDeliveryNanos() {
         return lastDeliveryNanos.get();
     }
 }
