@@ -1,6 +1,7 @@
 package io.vrmq.loadcommon;
 
 import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
@@ -14,6 +15,8 @@ import java.util.concurrent.atomic.LongAdder;
  * client's callback threads and the consuming threads record concurrently.
  */
 public final class DeliveryTracker {
+
+    private static final long DRAIN_POLL_INTERVAL_MS = 100;
 
     private final long runId;
     private final AtomicIntegerArray acknowledged;
@@ -60,6 +63,37 @@ public final class DeliveryTracker {
             uniqueDeliveries.increment();
         } else {
             duplicateDeliveries.increment();
+        }
+    }
+
+    /**
+     * Waits until every acknowledged message was delivered, at most {@code drainSeconds}, and at most
+     * {@code drainIdleSeconds} without a new delivery (the tools' --drain-seconds and --drain-idle-seconds): what is
+     * missing then counts as lost. The caller's thread (main) sleeps between looks.
+     */
+    public void awaitDelivered(long drainSeconds, long drainIdleSeconds) throws InterruptedException {
+        long startNanos = System.nanoTime();
+        long lastChangeNanos = startNanos;
+        long lastDelivered = -1;
+        while (true) {
+            long delivered = uniqueDeliveries();
+            if (delivered >= acknowledgedCount() && lost() == 0) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (delivered != lastDelivered) {
+                lastDelivered = delivered;
+                lastChangeNanos = now;
+            }
+            if (now - startNanos > TimeUnit.SECONDS.toNanos(drainSeconds)) {
+                System.out.println("drain: --drain-seconds " + drainSeconds + " reached");
+                return;
+            }
+            if (now - lastChangeNanos > TimeUnit.SECONDS.toNanos(drainIdleSeconds)) {
+                System.out.println("drain: nothing new for --drain-idle-seconds " + drainIdleSeconds);
+                return;
+            }
+            Thread.sleep(DRAIN_POLL_INTERVAL_MS);
         }
     }
 

@@ -108,7 +108,7 @@ public final class MessageLoadBench {
             }
             if (consumer != null) {
                 progress.draining(tracker);
-                drain(tracker, options);
+                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds());
             }
             progress.stop();
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
@@ -235,36 +235,6 @@ public final class MessageLoadBench {
         System.out.println("warning: the consumer owns " + owned + " of " + expected + " queues after " + timeoutMs
             + " ms; going on");
         return owned;
-    }
-
-    /**
-     * Waits until every acknowledged message was delivered, at most --drain-seconds, and at most
-     * --drain-idle-seconds without a new delivery: what is missing then counts as lost.
-     */
-    private static void drain(DeliveryTracker tracker, MessageLoadOptions options) throws InterruptedException {
-        long startNanos = System.nanoTime();
-        long lastChangeNanos = startNanos;
-        long lastDelivered = -1;
-        while (true) {
-            long delivered = tracker.uniqueDeliveries();
-            if (delivered >= tracker.acknowledgedCount() && tracker.lost() == 0) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (delivered != lastDelivered) {
-                lastDelivered = delivered;
-                lastChangeNanos = now;
-            }
-            if (now - startNanos > TimeUnit.SECONDS.toNanos(options.drainSeconds())) {
-                System.out.println("drain: --drain-seconds " + options.drainSeconds() + " reached");
-                return;
-            }
-            if (now - lastChangeNanos > TimeUnit.SECONDS.toNanos(options.drainIdleSeconds())) {
-                System.out.println("drain: nothing new for --drain-idle-seconds " + options.drainIdleSeconds());
-                return;
-            }
-            Thread.sleep(POLL_INTERVAL_MS);
-        }
     }
 
     /** The CPU time so far of the --replica-pids processes together (a process that is gone adds -1). */
