@@ -36,6 +36,7 @@
 #       TLS_MODE (permissive | disabled)
 #       MAX_SEND_SECONDS (600: a send phase stops there)  DRAIN_SECONDS (300: what is not received by then is lost)
 #       QUIET_WAIT_SECONDS (0: before each side, wait up to this long for other Maven builds to finish)
+#       VRMQ_JVM_OPTS (as in scripts/bench-vs-rocketmq.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"

@@ -37,7 +37,6 @@ CLIENT_JVM_OPTS=""
 COMMIT_LOG_FILE_BYTES=134217728
 BOOT_TIMEOUT_SECONDS=120
 STOP_TIMEOUT_SECONDS=10
-QUIET_WAIT_SECONDS=0
 APACHE_JVM=same
 # Apache's POP needs its timer wheel (timerWheelEnable, on by default); both sides keep their POP defaults.
 APACHE_BROKER_CONF_EXTRA="timerWheelEnable=true"

@@ -52,14 +52,13 @@ JSON
     java "-Xmx$SERVER_HEAP" "-Xlog:gc:file=$WORK/gc.log:uptime" -jar "$BROKER_JAR" -conf "$WORK/broker.json" \
         > "$WORK/broker.log" 2>&1 &
     BROKER_PID=$!
-    local broker_pid="$BROKER_PID"
     java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
-        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$broker_pid" > /dev/null \
+        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$BROKER_PID" > /dev/null \
         || { log "broker not routed; log tail:"; tail -20 "$WORK/broker.log" >&2; exit 1; }
-    log "soak: $RATE msgs/s of $SIZE B for $MINUTES min, $FLUSH, broker pid $broker_pid (load average" \
+    log "soak: $RATE msgs/s of $SIZE B for $MINUTES min, $FLUSH, broker pid $BROKER_PID (load average" \
         "$(cut -d' ' -f1-3 /proc/loadavg))"
     java -Xmx512m -cp "$LOAD_JAR" io.vrmq.load.SoakBench --namesrv "127.0.0.1:$namesrv_port" --rate "$RATE" \
-        --minutes "$MINUTES" --size "$SIZE" --queues "$QUEUES" --watch-pid "$broker_pid" --label "vrmq" \
+        --minutes "$MINUTES" --size "$SIZE" --queues "$QUEUES" --watch-pid "$BROKER_PID" --label "vrmq" \
         2> "$WORK/soak.err" | tee "$WORK/soak.out" | grep --line-buffered -E '^(MINUTE|RESULT|\[)' >&2
     report
 }
