@@ -19,8 +19,9 @@
 #             that).
 # Rounds alternate the order (apache first in odd rounds, ours first in even ones). Every server gets the same JVM
 # flags (-Xmx$SERVER_HEAP for brokers, -Xmx$CONTROLLER_HEAP for controllers and NameServers, the JVM's default GC).
-# Apache's servers log at INFO to their stdout, like ours; all logs stay in the work dir. Everything started is stopped
-# on exit and the stores are removed.
+# Apache's servers log at INFO to their stdout, like ours; all logs stay in the work dir. The NameServers start as
+# scripts/lib/rocketmq-servers.sh starts them (which also gives the ports, the log line and the tool runs). Everything
+# started is stopped on exit and the stores are removed.
 #
 # Usage: scripts/bench-failover.sh
 #   env COUNT (50000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  RUNS (5)  RATE (500)
@@ -31,6 +32,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-failover
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
 COUNT="${COUNT:-50000}"
 SIZE="${SIZE:-1024}"
 QUEUES="${QUEUES:-8}"
@@ -45,6 +49,7 @@ QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 SIDES="${SIDES:-apache vrmq}"
 CLIENT_WARMUP_COUNT=5000
 CLIENT_HEAP=256m
+CLIENT_JVM_OPTS=""
 COMMIT_LOG_FILE_BYTES=134217728
 BROKER_NAME=bench-ctl
 PROBE_TOPIC=FailoverBench
@@ -57,70 +62,34 @@ VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
 LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-failover.XXXXXX)"
+# The library's settings: every server -Xmx$SERVER_HEAP but the NameServers (-Xmx$CONTROLLER_HEAP); Apache's at INFO,
+# with java.lang opened to them.
+APACHE_JVM=same
+NAMESRV_HEAP="$CONTROLLER_HEAP"
+APACHE_LOG_LEVEL=INFO
+EXTRA_JVM_OPTS="--add-opens java.base/java.lang=ALL-UNNAMED"
+# The library keeps the NameServer's pid (NAMESRV_PID) and the tool's (TOOL_PID); the brokers and controllers are here.
 CONTROLLER_PIDS=()
 BROKER_PIDS=()
 BROKER_PORTS=()
-NAMESRV_PID=""
-NAMESRV=""
-TOOL_PID=""
 TAKEN_PORTS=()
 PORT=""
 
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
 
-log() { echo "[bench-failover $(date -u +%H:%M:%S)] $*" >&2; }
-
-stop_pid() {
-    local pid="$1"
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-    fi
-    [[ -z "$pid" ]] || wait "$pid" 2>/dev/null || true
-}
-
 # Brokers first (they would otherwise log controller and NameServer errors while stopping), then the rest.
-stop_servers() {
+stop_side() {
     local pid
     for pid in "${BROKER_PIDS[@]}"; do stop_pid "$pid"; done
     BROKER_PIDS=()
-    stop_pid "$NAMESRV_PID"
-    NAMESRV_PID=""
+    stop_servers
     for pid in "${CONTROLLER_PIDS[@]}"; do stop_pid "$pid"; done
     CONTROLLER_PIDS=()
 }
 
-# Also on a failed run: the stores go (hundreds of MB), the logs and tool outputs stay in the work dir.
-cleanup() {
-    stop_pid "$TOOL_PID"
-    stop_servers
-    rm -rf "$WORK"/*/b*/store "$WORK"/*/c*/store
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-build() {
-    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
-        log "SKIP_BUILD=1: using the jars already built"
-    else
-        log "building our controller, NameServer, Broker and the load tool (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl controller-verticle,nameserver-verticle,broker-verticle,benchmark/load -am \
-            -DskipTests package)
-    fi
-    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
-    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
-    local jar
-    for jar in "$VRMQ_CONTROLLER_JAR" "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"; do
-        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
-    done
-}
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# In place of the library's EXIT trap, also on a failed run: the stores go (hundreds of MB), the logs and tool outputs
+# stay in the work dir.
+trap 'stop_pid "$TOOL_PID"; stop_side; rm -rf "$WORK"/*/b*/store "$WORK"/*/c*/store' EXIT
 
 # Sets PORT to a port p with p-2 .. p+1 free (brokers listen on p, the fast channel p-2 and HA p+1), at least 4 away
 # from every port picked before for this side: the servers bind only later, so a port check alone would not see
@@ -142,36 +111,6 @@ pick_port() {
     exit 1
 }
 
-await_quiet() {
-    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
-    local waited=0
-    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
-        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
-
-# await_line PID LOG_FILE LINE WHAT: until the log has the line; stops the run if the process exits first.
-await_line() {
-    local pid="$1" log_file="$2" line="$3" what="$4"
-    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -q "$line" "$log_file" 2>/dev/null && return
-        kill -0 "$pid" 2>/dev/null || { log "$what exited:"; tail -30 "$log_file" >&2; exit 1; }
-        sleep 0.1
-    done
-    log "no '$line' from $what within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
-}
-
-# Apache's servers, run in the background: exec, so that $! is the JVM's pid. HEAP is the caller's.
-apache_jvm() {
-    local dir="$1" heap="$2"
-    shift 2
-    ROCKETMQ_HOME="$dir" exec java "-Xmx$heap" --add-opens java.base/java.lang=ALL-UNNAMED -Duser.home="$dir" \
-        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=INFO \
-        -cp "$(cat "$WORK/apache.classpath")" "$@"
-}
-
 # start_<kind>_controllers DIR: three nodes n0..n2; sets CONTROLLER_ADDR ("a;b;c", the brokers' controllerAddr).
 start_apache_controllers() {
     local dir="$1" ports=() i
@@ -191,7 +130,7 @@ configStorePath=$node/controller.properties
 mappedFileSize=16777216
 bindAddress=127.0.0.1
 CONF
-        apache_jvm "$node" "$CONTROLLER_HEAP" org.apache.rocketmq.controller.ControllerStartup \
+        apache_jvm "$node" "-Xmx$CONTROLLER_HEAP" org.apache.rocketmq.controller.ControllerStartup \
             -c "$node/controller.conf" > "$node/controller.log" 2>&1 &
         CONTROLLER_PIDS+=($!)
     done
@@ -219,24 +158,6 @@ JSON
     done
 }
 
-start_apache_namesrv() {
-    local port="$1" dir="$2"
-    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
-        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" "$CONTROLLER_HEAP" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" \
-        > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-start_vrmq_namesrv() {
-    local port="$1" dir="$2"
-    cat > "$dir/namesrv.json" <<JSON
-{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
-JSON
-    java "-Xmx$CONTROLLER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
 # write_<kind>_broker DIR PORT NAMESRV: one broker's config in controller mode (the controller assigns id and role).
 write_apache_broker() {
     local dir="$1" port="$2" namesrv="$3" store="$1/store"
@@ -257,13 +178,7 @@ namesrvAddr=$namesrv
 flushDiskType=$FLUSH
 autoCreateTopicEnable=true
 defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
+$(apache_store_conf "$store")
 CONF
 }
 
@@ -282,7 +197,7 @@ JSON
 # launch_<kind>_broker DIR INDEX: (re)starts broker INDEX from its config, appending to its log.
 launch_apache_broker() {
     local dir="$1" index="$2"
-    apache_jvm "$dir" "$SERVER_HEAP" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" \
+    apache_jvm "$dir" "-Xmx$SERVER_HEAP" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" \
         >> "$dir/broker.log" 2>&1 &
     BROKER_PIDS[index]=$!
 }
@@ -291,22 +206,6 @@ launch_vrmq_broker() {
     local dir="$1" index="$2"
     java "-Xmx$SERVER_HEAP" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" >> "$dir/broker.log" 2>&1 &
     BROKER_PIDS[index]=$!
-}
-
-# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
-# own log files go under the work dir (user.home).
-run_tool() {
-    local out="$1"
-    shift
-    : > "$out"
-    java "-Xmx$CLIENT_HEAP" -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
-    TOOL_PID=$!
-    # stderr of both to /dev/null: bash reports a broker the probe SIGKILLed ("Killed ...") when it reaps it here.
-    { tail -n +1 -f --pid="$TOOL_PID" "$out" || true; } 2>/dev/null
-    local status=0
-    { wait "$TOOL_PID" || status=$?; } 2>/dev/null
-    TOOL_PID=""
-    return "$status"
 }
 
 # await_in_sync LABEL DIR OUT [extra args]: until the controller reports a master and all three in the SyncStateSet.
@@ -349,7 +248,7 @@ start_side() {
     NAMESRV="127.0.0.1:$PORT"
     log "$label: controllers $CONTROLLER_ADDR lead; starting the NameServer on $NAMESRV"
     "start_${label}_namesrv" "$PORT" "$dir"
-    await_line "$NAMESRV_PID" "$dir/namesrv.log" "The Name Server boot success" NameServer
+    await_namesrv "$dir/namesrv.log"
     BROKER_PORTS=()
     for i in 0 1 2; do
         pick_port
@@ -412,11 +311,9 @@ bench() {
     sync_phase "$round" "$label" "$dir"
     failover_phase "$round" "$label" "$dir"
     log "$label: stopping"
-    stop_servers
+    stop_side
     rm -rf "$dir"/b*/store "$dir"/c*/store
 }
-
-field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
 
 # "median min max" of the numbers on stdin (median of an even count: the mean of the middle two).
 stats() { sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) { print "- - -"; exit }
@@ -494,7 +391,8 @@ report() {
 }
 
 log "work dir $WORK"
-build
+build_jars controller-verticle,nameserver-verticle,broker-verticle,benchmark/load "$VRMQ_CONTROLLER_JAR" \
+    "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"
 for round in $(seq 1 "$ROUNDS"); do
     for label in $( ((round % 2 == 1)) && echo apache vrmq || echo vrmq apache); do
         if [[ " $SIDES " == *" $label "* ]]; then bench "$round" "$label"; fi

@@ -20,10 +20,12 @@
 # and anonymous RSS (RssAnon) of the same processes are read after the last phase. For Apache, the message path is
 # broker + proxy, so the tables show them together and each apart; ours is the broker alone. Prints a side-by-side
 # table and the ratios ours/apache. Every server runs with the same JVM flags (-Xmx$SERVER_HEAP, the JVM's default
-# GC). Both gRPC ports run their default TLS mode, permissive (TLS and plain text on one port, chosen per connection;
-# the SDK connects in plain text); TLS_MODE=disabled makes both plain-text-only (Apache: -Dtls.server.mode, ours:
-# tls.server.mode). Rounds alternate the order (apache first in odd rounds, ours first in even ones) so that neither
-# always inherits the other's page cache and disk write-back. Everything started is stopped on exit.
+# GC); the NameServers and brokers as scripts/lib/rocketmq-servers.sh starts them (each broker logs its GCs to its work
+# dir, the proxy too). Both gRPC ports run their default TLS mode, permissive (TLS and plain text on one port, chosen
+# per connection; the SDK connects in plain text); TLS_MODE=disabled makes both plain-text-only (Apache:
+# -Dtls.server.mode, ours: tls.server.mode). Rounds alternate the order (apache first in odd rounds, ours first in
+# even ones) so that neither always inherits the other's page cache and disk write-back. Everything started is stopped
+# on exit.
 #
 # Usage: scripts/bench-grpc-vs-rocketmq.sh
 #   env COUNT (50000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
@@ -34,9 +36,14 @@
 #       TLS_MODE (permissive | disabled)
 #       MAX_SEND_SECONDS (600: a send phase stops there)  DRAIN_SECONDS (300: what is not received by then is lost)
 #       QUIET_WAIT_SECONDS (0: before each side, wait up to this long for other Maven builds to finish)
+#       VRMQ_JVM_OPTS (as in scripts/bench-vs-rocketmq.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-grpc
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
+plain_pair
 COUNT="${COUNT:-50000}"
 WARMUP_COUNT="${WARMUP_COUNT:-20000}"
 SIZE="${SIZE:-1024}"
@@ -68,171 +75,16 @@ GRPC_LOAD_JAR="$ROOT/benchmark/grpc-load/target/vrmq-grpc-load.jar"
 APACHE_POM="$ROOT/benchmark/apache-proxy/pom.xml"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-grpc.XXXXXX)"
-NAMESRV_PID=""
-BROKER_PID=""
-PROXY_PID=""
-TOOL_PID=""
+# The library's server settings: every server -Xmx$SERVER_HEAP, one plain ASYNC_MASTER a side; every Apache server
+# (NameServer, broker, proxy) in TLS_MODE; our broker's gRPC port and TLS mode go into VRMQ_BROKER_CONFIG per side.
+# Apache's proxy is the library's AUX_PID: stopped on exit before the servers. The clients' log files go under the work
+# dir, the SDK's at WARN.
+APACHE_JVM=same
+EXTRA_JVM_OPTS="-Dtls.server.mode=$TLS_MODE"
+CLIENT_JVM_OPTS="-Drocketmq.log.root=$WORK/client/logs -Drocketmq.log.level=WARN"
 
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
 case "$TLS_MODE" in permissive | disabled) ;; *) echo "TLS_MODE must be permissive or disabled" >&2; exit 2 ;; esac
-
-log() { echo "[bench-grpc $(date -u +%H:%M:%S)] $*" >&2; }
-
-stop_pid() {
-    local pid="$1"
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-
-stop_servers() {
-    stop_pid "$PROXY_PID"
-    PROXY_PID=""
-    stop_pid "$BROKER_PID"
-    BROKER_PID=""
-    stop_pid "$NAMESRV_PID"
-    NAMESRV_PID=""
-}
-
-cleanup() {
-    stop_pid "$TOOL_PID"
-    stop_servers
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-build() {
-    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
-        log "SKIP_BUILD=1: using the jars already built"
-    else
-        log "building our NameServer and Broker and the load tools (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load,benchmark/grpc-load -am \
-            -DskipTests package)
-    fi
-    log "resolving Apache RocketMQ 5.5.0's classpath with its proxy (benchmark/apache-proxy/pom.xml)"
-    (cd "$ROOT" && mvn -B -q -f "$APACHE_POM" dependency:build-classpath -Dmdep.outputFile="$WORK/apache.classpath" \
-        > "$WORK/apache-classpath.log" 2>&1) \
-        || { log "could not resolve it:"; tail -30 "$WORK/apache-classpath.log" >&2; exit 1; }
-    local jar
-    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$GRPC_LOAD_JAR"; do
-        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
-    done
-}
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
-
-await_quiet() {
-    [[ "$QUIET_WAIT_SECONDS" -gt 0 ]] || return 0
-    local waited=0
-    while pgrep -f plexus-classworlds > /dev/null && [[ "$waited" -lt "$QUIET_WAIT_SECONDS" ]]; do
-        ((waited % 30 == 0)) && log "a Maven build is running; waiting (${waited}s of ${QUIET_WAIT_SECONDS}s)"
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
-
-# await_line PID LOG PATTERN WHAT: until LOG has a line matching PATTERN, while PID lives.
-await_line() {
-    local pid="$1" log_file="$2" pattern="$3" what="$4"
-    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -qE "$pattern" "$log_file" 2>/dev/null && return
-        kill -0 "$pid" 2>/dev/null || { log "$what exited:"; tail -30 "$log_file" >&2; exit 1; }
-        sleep 0.1
-    done
-    log "$what: no ready line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
-}
-
-# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
-# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
-apache_jvm() {
-    local dir="$1" name="$2"
-    shift 2
-    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir" "$name")" -Duser.home="$dir" \
-        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
-        -Dtls.server.mode="$TLS_MODE" -cp "$(cat "$WORK/apache.classpath")" "$@"
-}
-
-# Servers log each GC (one line per pause, negligible cost) so the report can count the pauses.
-# gc_log_option DIR NAME: DIR/gc-NAME.log.
-gc_log_option() { echo "-Xlog:gc:file=$1/gc-$2.log"; }
-
-start_apache_namesrv() {
-    local port="$1" dir="$2"
-    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
-        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" namesrv org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" \
-        > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-start_vrmq_namesrv() {
-    local port="$1" dir="$2"
-    cat > "$dir/namesrv.json" <<JSON
-{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
-JSON
-    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-# start_<kind>_broker PORT GRPC_PORT NAMESRV DIR. Apache's broker has no gRPC port (its proxy, started later, has).
-start_apache_broker() {
-    local port="$1" namesrv="$3" dir="$4" store="$4/store"
-    cat > "$dir/broker.conf" <<CONF
-brokerClusterName=BenchCluster
-brokerName=bench-broker
-brokerId=0
-brokerRole=ASYNC_MASTER
-brokerIP1=127.0.0.1
-listenPort=$port
-namesrvAddr=$namesrv
-flushDiskType=$FLUSH
-autoCreateTopicEnable=true
-defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
-CONF
-    apache_jvm "$dir" broker org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
-}
-
-start_vrmq_broker() {
-    local port="$1" grpc_port="$2" namesrv="$3" dir="$4"
-    cat > "$dir/broker.json" <<JSON
-{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": 0, "brokerRole": "ASYNC_MASTER",
- "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
- "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": $grpc_port,
- "tls.server.mode": "$TLS_MODE"}
-JSON
-    java "-Xmx$SERVER_HEAP" "$(gc_log_option "$dir" broker)" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" \
-        > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
-}
 
 # Apache's proxy in CLUSTER mode in front of the broker: its gRPC port is what the SDK dials. Its remoting port
 # (default 8080) is moved to a free one too, so that nothing else on the machine is in the way.
@@ -242,25 +94,17 @@ start_apache_proxy() {
 {"rocketMQClusterName": "BenchCluster", "proxyMode": "cluster", "namesrvAddr": "$namesrv",
  "grpcServerPort": $grpc_port, "remotingListenPort": $(free_port)}
 JSON
-    apache_jvm "$dir" proxy org.apache.rocketmq.proxy.ProxyStartup -pc "$dir/rmq-proxy.json" > "$dir/proxy.log" 2>&1 &
-    PROXY_PID=$!
-    await_line "$PROXY_PID" "$dir/proxy.log" "rocketmq-proxy startup successfully" "apache proxy"
+    EXTRA_JVM_OPTS="$EXTRA_JVM_OPTS -Xlog:gc:file=$dir/gc-proxy.log" apache_jvm "$dir" "-Xmx$SERVER_HEAP" \
+        org.apache.rocketmq.proxy.ProxyStartup -pc "$dir/rmq-proxy.json" > "$dir/proxy.log" 2>&1 &
+    AUX_PID=$!
+    await_line "$AUX_PID" "$dir/proxy.log" "rocketmq-proxy startup successfully" "apache proxy"
 }
 
-# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The clients'
-# own log files go under the work dir (user.home), the SDK's at WARN.
-run_tool() {
-    local out="$1" jar="$2"
-    shift 2
-    : > "$out"
-    java "-Xmx$CLIENT_HEAP" -Duser.home="$WORK/client" -Drocketmq.log.root="$WORK/client/logs" \
-        -Drocketmq.log.level=WARN -cp "$jar" "$@" > "$out" 2>&1 &
-    TOOL_PID=$!
-    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
-    local status=0
-    wait "$TOOL_PID" || status=$?
-    TOOL_PID=""
-    return "$status"
+# The proxy first (it would otherwise log its broker's and NameServer's absence), then the library's pair.
+stop_side() {
+    stop_pid "$AUX_PID"
+    AUX_PID=""
+    stop_servers
 }
 
 # Every topic (each phase's, and the in-process warm-up topics) and every consumer group of the phases.
@@ -271,7 +115,7 @@ create_resources() {
         [[ "$name" != warm ]] && topics="$topics,$TOPIC_PREFIX${name}_warmup"
         [[ "$name" != sync ]] && groups="$groups,GID_$TOPIC_PREFIX$name"
     done
-    run_tool "$dir/resources.out" "$LOAD_JAR" io.vrmq.load.CreateResources --namesrv "$namesrv" \
+    run_tool "$dir/resources.out" io.vrmq.load.CreateResources --namesrv "$namesrv" \
         --topics "${topics#,}" --queues "$QUEUES" --groups "${groups#,}"
 }
 
@@ -281,10 +125,10 @@ phase() {
     shift 4
     log "$label: phase $name"
     local out="$WORK/$label-$round-$name.out" dir="$WORK/$label-$round"
-    run_tool "$out" "$GRPC_LOAD_JAR" io.vrmq.grpcload.GrpcLoadBench --endpoints "$endpoints" --label "$label" \
+    LOAD_JAR="$GRPC_LOAD_JAR" run_tool "$out" io.vrmq.grpcload.GrpcLoadBench --endpoints "$endpoints" --label "$label" \
         --topic "$TOPIC_PREFIX$name" --group "GID_$TOPIC_PREFIX$name" --size "$SIZE" --receivers "$RECEIVERS" \
         --batch "$BATCH" --max-send-seconds "$MAX_SEND_SECONDS" --drain-seconds "$DRAIN_SECONDS" \
-        --watch-pid "$BROKER_PID" --proxy-pid "${PROXY_PID:-0}" "$@" \
+        --watch-pid "$BROKER_PID" --proxy-pid "${AUX_PID:-0}" "$@" \
         || { log "$label: phase $name failed; server logs:"; tail -20 "$dir/broker.log" >&2
              [[ -f "$dir/proxy.log" ]] && tail -20 "$dir/proxy.log" >&2; exit 1; }
     echo "$round $label $name $(grep '^RESULT ' "$out" | sed 's/^RESULT //')" >> "$WORK/results"
@@ -308,23 +152,16 @@ bench() {
     local round="$1" label="$2" dir="$WORK/$2-$1"
     mkdir -p "$dir"
     await_quiet
-    local namesrv_port broker_port grpc_port
-    namesrv_port="$(free_port)"
-    log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "start_${label}_namesrv" "$namesrv_port" "$dir"
-    await_line "$NAMESRV_PID" "$dir/namesrv.log" "The Name Server boot success" "$label NameServer"
-    broker_port="$(free_port)"
+    CURRENT_LABEL="$label"
+    local grpc_port
     grpc_port="$(free_port)"
-    local namesrv="127.0.0.1:$namesrv_port"
-    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, store $dir/store"
-    "start_${label}_broker" "$broker_port" "$grpc_port" "$namesrv" "$dir"
-    run_tool "$dir/ready.out" "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "$namesrv" \
-        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" \
-        --pid "$BROKER_PID" || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
-    create_resources "$dir" "$namesrv"
+    VRMQ_BROKER_CONFIG="{\"grpcListenPort\": $grpc_port, \"tls.server.mode\": \"$TLS_MODE\"}"
+    start_namesrv "$label" "$dir"
+    start_broker "$label" "$dir" "$NAMESRV" TBW102
+    create_resources "$dir" "$NAMESRV"
     if [[ "$label" == apache ]]; then
         log "$label: starting the proxy (CLUSTER mode), gRPC on 127.0.0.1:$grpc_port, tls.server.mode $TLS_MODE"
-        start_apache_proxy "$grpc_port" "$namesrv" "$dir"
+        start_apache_proxy "$grpc_port" "$NAMESRV" "$dir"
     fi
     local endpoints="127.0.0.1:$grpc_port"
     phase "$round" "$label" warm "$endpoints" --mode async --threads 1 --window "$ASYNC_WINDOW" \
@@ -335,17 +172,12 @@ bench() {
         --warmup-count "$CLIENT_WARMUP_COUNT" --consume after
     phase "$round" "$label" live "$endpoints" --mode async --threads 1 --window "$ASYNC_WINDOW" \
         --count "$LIVE_COUNT" --rate "$LIVE_RATE" --warmup-count "$CLIENT_WARMUP_COUNT" --consume concurrent
-    echo "$round $label $(process_figures "$BROKER_PID" "$dir/gc-broker.log")" \
-        "$(process_figures "$PROXY_PID" "$dir/gc-proxy.log")" >> "$WORK/servers"
+    echo "$round $label $(process_figures "$BROKER_PID" "$dir/gc.log")" \
+        "$(process_figures "$AUX_PID" "$dir/gc-proxy.log")" >> "$WORK/servers"
     log "$label: stopping"
-    stop_servers
+    stop_side
     rm -rf "$dir/store" || log "could not remove all of $dir/store"
 }
-
-field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
-
-phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p { $1 = $2 = $3 = ""; print }' \
-    "$WORK/results"; }
 
 # One line per server run: the figures the tables show, in the order the awk in report() reads them.
 summarize() {
@@ -430,7 +262,8 @@ report() {
 }
 
 log "work dir $WORK"
-build
+build_jars nameserver-verticle,broker-verticle,benchmark/load,benchmark/grpc-load "$VRMQ_NAMESRV_JAR" \
+    "$VRMQ_BROKER_JAR" "$LOAD_JAR" "$GRPC_LOAD_JAR"
 for round in $(seq 1 "$ROUNDS"); do
     if ((round % 2 == 1)); then
         bench "$round" apache

@@ -9,14 +9,21 @@
 #   direct  POPPERS threads popping BATCH messages of all queues at a time (MQClientAPIImpl.popMessageAsync, queue -1
 #           as Apache's proxy pops) and acking each message at once (ackMessageAsync): pop throughput and ack latency
 # Around each consumption the tool reads the broker's CPU time (/proc/<pid>/stat). Rounds alternate the order. Prints
-# a side-by-side table and the ratios ours/apache. Everything started is stopped on exit.
+# a side-by-side table and the ratios ours/apache. Servers as scripts/lib/rocketmq-servers.sh starts them (each
+# broker logs its GCs to its work dir; Apache's broker.conf adds timerWheelEnable=true). Everything started is stopped
+# on exit.
 #
 # Usage: scripts/bench-pop-vs-rocketmq.sh
 #   env COUNT (50000)  SIZE (1024)  QUEUES (8)  BATCH (32)  POPPERS (4)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)
 #       ROUNDS (1: apache then vrmq; 2: then vrmq and apache again)  SERVER_HEAP (512m)  SKIP_BUILD=1
+#       VRMQ_JVM_OPTS (as in scripts/bench-vs-rocketmq.sh)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-pop
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
+plain_pair
 COUNT="${COUNT:-50000}"
 SIZE="${SIZE:-1024}"
 QUEUES="${QUEUES:-8}"
@@ -26,166 +33,20 @@ FLUSH="${FLUSH:-ASYNC_FLUSH}"
 ROUNDS="${ROUNDS:-1}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 CLIENT_HEAP=512m
+CLIENT_JVM_OPTS=""
 COMMIT_LOG_FILE_BYTES=134217728
 BOOT_TIMEOUT_SECONDS=120
 STOP_TIMEOUT_SECONDS=10
+APACHE_JVM=same
+# Apache's POP needs its timer wheel (timerWheelEnable, on by default); both sides keep their POP defaults.
+APACHE_BROKER_CONF_EXTRA="timerWheelEnable=true"
 VRMQ_NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 VRMQ_BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
 LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 APACHE_LOGBACK="$ROOT/compat-tests/src/test/resources/rmq-compat-logback.xml"
 WORK="$(mktemp -d -t bench-pop.XXXXXX)"
-NAMESRV_PID=""
-BROKER_PID=""
-TOOL_PID=""
 
 case "$FLUSH" in ASYNC_FLUSH | SYNC_FLUSH) ;; *) echo "FLUSH must be ASYNC_FLUSH or SYNC_FLUSH" >&2; exit 2 ;; esac
-
-log() { echo "[bench-pop $(date -u +%H:%M:%S)] $*" >&2; }
-
-stop_pid() {
-    local pid="$1"
-    if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
-        kill -TERM "$pid" 2>/dev/null || true
-        for _ in $(seq 1 $((STOP_TIMEOUT_SECONDS * 10))); do
-            kill -0 "$pid" 2>/dev/null || break
-            sleep 0.1
-        done
-        kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null || true
-    fi
-}
-
-stop_servers() {
-    stop_pid "$BROKER_PID"
-    BROKER_PID=""
-    stop_pid "$NAMESRV_PID"
-    NAMESRV_PID=""
-}
-
-cleanup() {
-    stop_pid "$TOOL_PID"
-    stop_servers
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
-
-build() {
-    if [[ "${SKIP_BUILD:-0}" == 1 ]]; then
-        log "SKIP_BUILD=1: using the jars already built"
-    else
-        log "building our NameServer and Broker and the load tool (mvn package, tests skipped)"
-        (cd "$ROOT" && mvn -B -q -pl nameserver-verticle,broker-verticle,benchmark/load -am -DskipTests package)
-    fi
-    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
-    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
-    local jar
-    for jar in "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"; do
-        [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
-    done
-}
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
-
-await_namesrv() {
-    local log_file="$1"
-    for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -q "The Name Server boot success" "$log_file" 2>/dev/null && return
-        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
-        sleep 0.1
-    done
-    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
-}
-
-apache_jvm() {
-    local dir="$1"
-    shift
-    ROCKETMQ_HOME="$dir" exec java "-Xmx$SERVER_HEAP" -Duser.home="$dir" -Drocketmq.home.dir="$dir" \
-        -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
-        -cp "$(cat "$WORK/apache.classpath")" "$@"
-}
-
-start_apache_namesrv() {
-    local port="$1" dir="$2"
-    printf 'listenPort=%s\nbindAddress=127.0.0.1\nkvConfigPath=%s/kv.json\nconfigStorePath=%s/namesrv.properties\n' \
-        "$port" "$dir" "$dir" > "$dir/namesrv.conf"
-    apache_jvm "$dir" org.apache.rocketmq.namesrv.NamesrvStartup -c "$dir/namesrv.conf" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-start_vrmq_namesrv() {
-    local port="$1" dir="$2"
-    cat > "$dir/namesrv.json" <<JSON
-{"listenPort": $port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$dir/kv.json"}
-JSON
-    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_NAMESRV_JAR" -conf "$dir/namesrv.json" > "$dir/namesrv.log" 2>&1 &
-    NAMESRV_PID=$!
-}
-
-# Apache's POP needs its timer wheel (timerWheelEnable, on by default); both sides keep their POP defaults.
-start_apache_broker() {
-    local port="$1" namesrv="$2" dir="$3" store="$3/store"
-    cat > "$dir/broker.conf" <<CONF
-brokerClusterName=BenchCluster
-brokerName=bench-broker
-brokerId=0
-brokerRole=ASYNC_MASTER
-brokerIP1=127.0.0.1
-listenPort=$port
-namesrvAddr=$namesrv
-flushDiskType=$FLUSH
-autoCreateTopicEnable=true
-defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
-timerWheelEnable=true
-CONF
-    apache_jvm "$dir" org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
-}
-
-start_vrmq_broker() {
-    local port="$1" namesrv="$2" dir="$3"
-    cat > "$dir/broker.json" <<JSON
-{"brokerClusterName": "BenchCluster", "brokerName": "bench-broker", "brokerId": 0, "brokerRole": "ASYNC_MASTER",
- "listenPort": $port, "namesrvAddr": "$namesrv", "brokerIP1": "127.0.0.1", "flushDiskType": "$FLUSH",
- "autoCreateTopicEnable": true, "defaultTopicQueueNums": $QUEUES, "storePathRootDir": "$dir/store",
- "mappedFileSizeCommitLog": $COMMIT_LOG_FILE_BYTES, "adminPort": -1, "grpcListenPort": -1}
-JSON
-    java "-Xmx$SERVER_HEAP" -jar "$VRMQ_BROKER_JAR" -conf "$dir/broker.json" > "$dir/broker.log" 2>&1 &
-    BROKER_PID=$!
-}
-
-run_tool() {
-    local out="$1"
-    shift
-    : > "$out"
-    java "-Xmx$CLIENT_HEAP" -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
-    TOOL_PID=$!
-    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
-    local status=0
-    wait "$TOOL_PID" || status=$?
-    TOOL_PID=""
-    return "$status"
-}
 
 phase() {
     local round="$1" label="$2" mode="$3" namesrv="$4"
@@ -201,29 +62,15 @@ phase() {
 bench() {
     local round="$1" label="$2" dir="$WORK/$2-$1"
     mkdir -p "$dir"
-    local namesrv_port broker_port
-    namesrv_port="$(free_port)"
-    log "$label: starting the NameServer on 127.0.0.1:$namesrv_port (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-    "start_${label}_namesrv" "$namesrv_port" "$dir"
-    await_namesrv "$dir/namesrv.log"
-    broker_port="$(free_port)"
-    local namesrv="127.0.0.1:$namesrv_port"
-    log "$label: starting the broker on 127.0.0.1:$broker_port, $FLUSH, store $dir/store"
-    "start_${label}_broker" "$broker_port" "$namesrv" "$dir"
-    run_tool "$dir/ready.out" io.vrmq.load.AwaitRoute --namesrv "$namesrv" --broker-addr "127.0.0.1:$broker_port" \
-        --topic TBW102 --timeout-seconds "$BOOT_TIMEOUT_SECONDS" --pid "$BROKER_PID" \
-        || { log "$label: broker not ready; log tail:"; tail -30 "$dir/broker.log" >&2; exit 1; }
-    phase "$round" "$label" push "$namesrv"
-    phase "$round" "$label" direct "$namesrv"
+    CURRENT_LABEL="$label"
+    start_namesrv "$label" "$dir"
+    start_broker "$label" "$dir" "$NAMESRV" TBW102
+    phase "$round" "$label" push "$NAMESRV"
+    phase "$round" "$label" direct "$NAMESRV"
     log "$label: stopping"
     stop_servers
     rm -rf "$dir/store" || log "could not remove all of $dir/store"
 }
-
-field() { sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; }
-
-phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p { $1 = $2 = $3 = ""; print }' \
-    "$WORK/results"; }
 
 report() {
     echo
@@ -252,7 +99,7 @@ report() {
 }
 
 log "work dir $WORK"
-build
+build_jars nameserver-verticle,broker-verticle,benchmark/load "$VRMQ_NAMESRV_JAR" "$VRMQ_BROKER_JAR" "$LOAD_JAR"
 for round in $(seq 1 "$ROUNDS"); do
     if ((round % 2 == 1)); then
         bench "$round" apache

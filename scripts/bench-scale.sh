@@ -43,6 +43,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BENCH_NAME=bench-scale
 # shellcheck source=lib/rocketmq-servers.sh
 source "$ROOT/scripts/lib/rocketmq-servers.sh"
+plain_pair
 ROWS="${ROWS:-connections queues sizes held topics}"
 ROUNDS="${ROUNDS:-1}"
 CONNECTION_LEVELS="${CONNECTION_LEVELS:-1 100 1000}"
@@ -68,15 +69,6 @@ QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 CLIENT_JVM_OPTS="-Xss256k"
 FLUSH=ASYNC_FLUSH
 QUEUES=8
-MASTER_ROLE=ASYNC_MASTER
-ACL=0
-ACL_USER=""
-ACL_SECRET=""
-VRMQ_BROKER_CONFIG=""
-NMT=0
-declare -A VARIANT_JSON=()
-declare -A VARIANT_JVM=()
-CURRENT_LABEL=""
 COMMIT_LOG_FILE_BYTES=134217728
 BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-180}"
 STOP_TIMEOUT_SECONDS=10

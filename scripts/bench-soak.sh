@@ -3,7 +3,8 @@
 # 5.5.0 client with a push consumer receiving them, for MINUTES minutes (benchmark/load SoakBench). Prints a table
 # with one row per minute (send and end-to-end percentiles of that minute, the broker's resident and anonymous
 # memory, its CPU time) and the totals: acknowledged, delivered, lost (SEND_OK, never delivered), duplicated. The
-# broker logs each GC to its work dir; the pauses per minute are counted from it.
+# broker logs each GC to its work dir; the pauses per minute are counted from it. Ports, the log line and stopping
+# the servers come from scripts/lib/rocketmq-servers.sh.
 #
 # Usage: scripts/bench-soak.sh
 #   env MINUTES (30)  RATE (2000)  SIZE (1024)  QUEUES (8)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  SERVER_HEAP (512m)
@@ -11,6 +12,9 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-soak
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
 MINUTES="${MINUTES:-30}"
 RATE="${RATE:-2000}"
 SIZE="${SIZE:-1024}"
@@ -21,32 +25,11 @@ NAMESRV_JAR="$ROOT/nameserver-verticle/target/vrmq-namesrv.jar"
 BROKER_JAR="$ROOT/broker-verticle/target/vrmq-broker.jar"
 LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 WORK="$(mktemp -d /tmp/vrmq-soak.XXXXXX)"
-PIDS=()
+STOP_TIMEOUT_SECONDS=10
 
-log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
-
-cleanup() {
-    local pid
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
-    if [[ "${KEEP:-0}" == 1 ]]; then log "work dir kept: $WORK"; else rm -rf "$WORK"; fi
-}
-trap cleanup EXIT
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
+# The library's cleanup stops the NameServer and the broker (NAMESRV_PID, BROKER_PID); then the work dir goes.
+remove_work() { if [[ "${KEEP:-0}" == 1 ]]; then log "work dir kept: $WORK"; else rm -rf "$WORK"; fi; }
+trap 'cleanup; remove_work' EXIT
 
 main() {
     if [[ "${SKIP_BUILD:-0}" != "1" ]]; then
@@ -59,7 +42,7 @@ main() {
 {"listenPort": $namesrv_port, "bindAddress": "127.0.0.1", "adminPort": -1, "kvConfigPath": "$WORK/kv.json"}
 JSON
     java "-Xmx$SERVER_HEAP" -jar "$NAMESRV_JAR" -conf "$WORK/namesrv.json" > "$WORK/namesrv.log" 2>&1 &
-    PIDS+=($!)
+    NAMESRV_PID=$!
     broker_port="$(free_port)"
     cat > "$WORK/broker.json" <<JSON
 {"brokerClusterName": "SoakCluster", "brokerName": "soak-broker", "listenPort": $broker_port,
@@ -68,15 +51,14 @@ JSON
 JSON
     java "-Xmx$SERVER_HEAP" "-Xlog:gc:file=$WORK/gc.log:uptime" -jar "$BROKER_JAR" -conf "$WORK/broker.json" \
         > "$WORK/broker.log" 2>&1 &
-    local broker_pid=$!
-    PIDS+=("$broker_pid")
+    BROKER_PID=$!
     java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
-        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$broker_pid" > /dev/null \
+        --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 60 --pid "$BROKER_PID" > /dev/null \
         || { log "broker not routed; log tail:"; tail -20 "$WORK/broker.log" >&2; exit 1; }
-    log "soak: $RATE msgs/s of $SIZE B for $MINUTES min, $FLUSH, broker pid $broker_pid (load average" \
+    log "soak: $RATE msgs/s of $SIZE B for $MINUTES min, $FLUSH, broker pid $BROKER_PID (load average" \
         "$(cut -d' ' -f1-3 /proc/loadavg))"
     java -Xmx512m -cp "$LOAD_JAR" io.vrmq.load.SoakBench --namesrv "127.0.0.1:$namesrv_port" --rate "$RATE" \
-        --minutes "$MINUTES" --size "$SIZE" --queues "$QUEUES" --watch-pid "$broker_pid" --label "vrmq" \
+        --minutes "$MINUTES" --size "$SIZE" --queues "$QUEUES" --watch-pid "$BROKER_PID" --label "vrmq" \
         2> "$WORK/soak.err" | tee "$WORK/soak.out" | grep --line-buffered -E '^(MINUTE|RESULT|\[)' >&2
     report
 }

@@ -14,57 +14,33 @@
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BENCH_NAME=bench-start
+# shellcheck source=lib/rocketmq-servers.sh
+source "$ROOT/scripts/lib/rocketmq-servers.sh"
 ROUNDS="${ROUNDS:-5}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 STANDALONE_JAR="$ROOT/standalone/target/vrmq-standalone.jar"
 LOAD_JAR="$ROOT/benchmark/load/target/vrmq-load.jar"
 WORK="$(mktemp -d /tmp/vrmq-bench-start.XXXXXX)"
+STOP_TIMEOUT_SECONDS=10
+ADMIN_PORT_OFFSET=69
 SERVER_PID=""
 
-log() { echo "[$(date +%H:%M:%S)] $*" >&2; }
-
-cleanup() {
-    [[ -n "$SERVER_PID" ]] && kill "$SERVER_PID" 2>/dev/null && wait "$SERVER_PID" 2>/dev/null
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
-
-port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-# A broker port p with p-2 .. p+1 free (fast channel, HA) and p+69 (its admin port here).
-free_port() {
-    local port
-    for _ in $(seq 1 200); do
-        port=$((20000 + RANDOM % 30000))
-        if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)) \
-            && port_free $((port + 69)); then
-            echo "$port"
-            return
-        fi
-    done
-    log "no free port found"
-    exit 1
-}
-
-await_quiet() {
-    local waited=0
-    while (( waited < QUIET_WAIT_SECONDS )) && pgrep -f "org.codehaus.plexus.classworlds.launcher.Launcher" > /dev/null; do
-        sleep 5
-        waited=$((waited + 5))
-    done
-}
+# The one server process of this script (scripts/start.sh) is its own, not the library's pair.
+trap 'stop_pid "$SERVER_PID"; rm -rf "$WORK"' EXIT
 
 # start_once <cds 0|1> <label>: prints "<label> <ms>" on stdout.
 start_once() {
     local cds="$1" label="$2" namesrv_port broker_port dir="$WORK/$2"
     await_quiet
     rm -rf "$dir" && mkdir -p "$dir"
-    namesrv_port="$(free_port)"
-    broker_port="$(free_port)"
+    # Each port p with p+ADMIN_PORT_OFFSET free too: its admin port here.
+    namesrv_port="$(free_port "$ADMIN_PORT_OFFSET")"
+    broker_port="$(free_port "$ADMIN_PORT_OFFSET")"
     printf '{"listenPort": %d, "adminPort": %d, "kvConfigPath": "%s/kvConfig.json"}\n' \
-        "$namesrv_port" $((namesrv_port + 69)) "$dir" > "$dir/namesrv.json"
+        "$namesrv_port" $((namesrv_port + ADMIN_PORT_OFFSET)) "$dir" > "$dir/namesrv.json"
     printf '{"listenPort": %d, "adminPort": %d, "namesrvAddr": "127.0.0.1:%d", "brokerIP1": "127.0.0.1", "storePathRootDir": "%s/store", "grpcListenPort": -1}\n' \
-        "$broker_port" $((broker_port + 69)) "$namesrv_port" "$dir" > "$dir/broker.json"
+        "$broker_port" $((broker_port + ADMIN_PORT_OFFSET)) "$namesrv_port" "$dir" > "$dir/broker.json"
     # The client starts first and polls (its own JVM start is not the server's); the server once it polls.
     java -Xmx128m -cp "$LOAD_JAR" io.vrmq.load.AwaitRoute --namesrv "127.0.0.1:$namesrv_port" \
         --broker-addr "127.0.0.1:$broker_port" --topic TBW102 --timeout-seconds 90 > "$dir/ready.out" 2>&1 &
@@ -82,8 +58,7 @@ start_once() {
     wait "$await_pid" || { log "$label: not routed; log tail:"; tail -20 "$dir/server.log" >&2; exit 1; }
     local ready_ms=$(( $(sed -n 's/^READY //p' "$dir/ready.out") - start_ms )) cpu_ms
     cpu_ms="$(awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$SERVER_PID/stat")"
-    kill "$SERVER_PID"
-    wait "$SERVER_PID" || true
+    stop_pid "$SERVER_PID"
     SERVER_PID=""
     log "$label: routed after $ready_ms ms, server CPU $cpu_ms ms (load average $(cut -d' ' -f1-3 /proc/loadavg))"
     echo "$label $ready_ms $cpu_ms"

@@ -257,9 +257,6 @@ summarize() {
     done < "$WORK/servers"
 }
 
-phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p { $1 = $2 = $3 = ""; print }' \
-    "$WORK/results"; }
-
 report() {
     summarize > "$WORK/summary"
     echo

@@ -1,21 +1,28 @@
 # shellcheck shell=bash
-# Sourced by the benchmark scripts that run Apache RocketMQ 5.5.0 beside ours (scripts/bench-vs-rocketmq.sh,
-# scripts/bench-scale.sh): building the jars and Apache's classpath, free ports, starting and stopping one
-# NameServer + Broker pair of either kind, running a load-tool JVM. Not runnable by itself.
+# Sourced by the benchmark scripts (scripts/bench-*.sh): the log line, building the jars and Apache's classpath,
+# free ports, waiting for a boot line, starting and stopping one NameServer + Broker pair of either kind (Apache
+# RocketMQ 5.5.0 or ours), running a load-tool JVM. bench-vs-rocketmq.sh and bench-scale.sh use all of it; the
+# others the parts that fit them. Not runnable by itself.
 #
-# The sourcing script sets, before calling these functions:
-#   BENCH_NAME (the log prefix)  ROOT  WORK (its temp dir)  SERVER_HEAP  CLIENT_HEAP  CLIENT_JVM_OPTS
+# The sourcing script sets, before calling these functions (each function needs only those it reads):
+#   BENCH_NAME (the log prefix)  ROOT  WORK (its temp dir)  SERVER_HEAP  NAMESRV_HEAP (optional: the NameServers'
+#   heap with APACHE_JVM=same; SERVER_HEAP unless set)  CLIENT_HEAP  CLIENT_JVM_OPTS
 #   FLUSH  QUEUES  MASTER_ROLE  COMMIT_LOG_FILE_BYTES  BOOT_TIMEOUT_SECONDS  STOP_TIMEOUT_SECONDS  QUIET_WAIT_SECONDS
 #   ACL (0 | 1) with ACL_USER and ACL_SECRET  VRMQ_BROKER_CONFIG (JSON object or "")  NMT (0 | 1)
 #   VARIANT_JSON (associative array: label -> JSON object)  VARIANT_JVM (label -> our broker's JVM flags, in place
 #   of its defaults; may be empty)  CURRENT_LABEL
 #   VRMQ_NAMESRV_JAR  VRMQ_BROKER_JAR  LOAD_JAR  APACHE_LOGBACK
 #   APACHE_BROKER_CONF_EXTRA (lines appended to every Apache broker.conf, or "")
+#   APACHE_POM (build_jars: whose test classpath runs Apache's servers, compat-tests/pom.xml unless set)
+#   APACHE_LOG_LEVEL (the level Apache's servers log at, WARN unless set)  EXTRA_JVM_OPTS (more JVM options for
+#   every Apache server, "" unless set)
 # The library reads from the environment itself, for every script that sources it (documented in
-# scripts/bench-vs-rocketmq.sh): APACHE_JVM (same | defaults)  APACHE_DEFAULT_BROKER_HEAP (8g)  VRMQ_JVM_OPTS.
+# scripts/bench-vs-rocketmq.sh; a script whose report does not show them sets APACHE_JVM=same after sourcing):
+# APACHE_JVM (same | defaults)  APACHE_DEFAULT_BROKER_HEAP (8g)  VRMQ_JVM_OPTS.
 # start_namesrv and start_broker set NAMESRV, BROKER_PORT and READY_MS. The library keeps the process ids here:
 # NAMESRV_PID  BROKER_PID  SLAVE_PID  TOOL_PID (the running load-tool JVM)  AUX_PID (one more helper process beside
-# the servers, e.g. a tap). The EXIT trap stops all of them.
+# the servers, e.g. a tap, or Apache's gRPC proxy). The EXIT trap stops all of them (a script with more processes of
+# its own sets its own trap).
 
 NAMESRV=""
 BROKER_PORT=""
@@ -26,6 +33,8 @@ SLAVE_PID=""
 TOOL_PID=""
 AUX_PID=""
 EXTRA_JVM_OPTS=""
+APACHE_LOG_LEVEL=WARN
+APACHE_POM="$ROOT/compat-tests/pom.xml"
 APACHE_BROKER_CONF_EXTRA="${APACHE_BROKER_CONF_EXTRA:-}"
 APACHE_JVM="${APACHE_JVM:-same}"
 APACHE_DEFAULT_BROKER_HEAP="${APACHE_DEFAULT_BROKER_HEAP:-8g}"
@@ -34,6 +43,20 @@ case "$APACHE_JVM" in same | defaults) ;; *) echo "APACHE_JVM must be same or de
 # Our servers' default JVM flags (the start scripts' own), for APACHE_JVM=defaults.
 # shellcheck source=lib/jvm-defaults.sh
 source "$ROOT/scripts/lib/jvm-defaults.sh"
+
+# plain_pair: the settings of one plain pair a side (an ASYNC_MASTER with no slave, no ACL, no NMT, no variants of
+# ours), for a script that offers none of them; called right after sourcing, before the script's own settings.
+plain_pair() {
+    MASTER_ROLE=ASYNC_MASTER
+    ACL=0
+    ACL_USER=""
+    ACL_SECRET=""
+    VRMQ_BROKER_CONFIG=""
+    NMT=0
+    CURRENT_LABEL=""
+    declare -gA VARIANT_JSON=()
+    declare -gA VARIANT_JVM=()
+}
 
 json_inner() {   # the members of a JSON object, without its braces ("" for an empty or missing object)
     local inner
@@ -45,6 +68,7 @@ kind_of() { [[ "$1" == vrmq* ]] && echo vrmq || echo "$1"; }
 
 log() { echo "[$BENCH_NAME $(date -u +%H:%M:%S)] $*" >&2; }
 
+# stop_pid PID: TERM, up to STOP_TIMEOUT_SECONDS, then KILL; reaps it (also one that had already exited: quietly).
 stop_pid() {
     local pid="$1"
     if [[ -n "$pid" ]] && kill -0 "$pid" 2>/dev/null; then
@@ -54,8 +78,8 @@ stop_pid() {
             sleep 0.1
         done
         kill -0 "$pid" 2>/dev/null && kill -KILL "$pid" 2>/dev/null
-        wait "$pid" 2>/dev/null || true
     fi
+    [[ -z "$pid" ]] || wait "$pid" 2>/dev/null || true
 }
 
 stop_servers() {
@@ -76,8 +100,9 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 # build_jars MODULES JAR...: mvn package of the comma-separated modules and what they need (tests skipped; not with
-# SKIP_BUILD=1), then Apache's classpath from compat-tests' test scope into $WORK/apache.classpath; every JAR must
-# exist afterwards.
+# SKIP_BUILD=1), then Apache's classpath into $WORK/apache.classpath: APACHE_POM's test scope (compat-tests' pom, the
+# official 5.5.0 artifacts, unless the script sets another, e.g. benchmark/apache-proxy's with the proxy); every JAR
+# must exist afterwards.
 build_jars() {
     local modules="$1" jar
     shift
@@ -87,9 +112,10 @@ build_jars() {
         log "building $modules (mvn package, tests skipped)"
         (cd "$ROOT" && mvn -B -q -pl "$modules" -am -DskipTests package)
     fi
-    log "resolving Apache RocketMQ's classpath (compat-tests test scope)"
-    (cd "$ROOT" && mvn -B -q -f compat-tests/pom.xml dependency:build-classpath -Dmdep.includeScope=test \
-        -Dmdep.outputFile="$WORK/apache.classpath" > /dev/null)
+    log "resolving Apache RocketMQ's classpath (${APACHE_POM#"$ROOT/"}, test scope)"
+    (cd "$ROOT" && mvn -B -q -f "$APACHE_POM" dependency:build-classpath -Dmdep.includeScope=test \
+        -Dmdep.outputFile="$WORK/apache.classpath" > "$WORK/apache-classpath.log" 2>&1) \
+        || { log "could not resolve it:"; tail -30 "$WORK/apache-classpath.log" >&2; exit 1; }
     for jar in "$@"; do
         [[ -f "$jar" ]] || { log "missing $jar"; exit 1; }
     done
@@ -97,12 +123,18 @@ build_jars() {
 
 port_free() { ! (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 
-# A port p with p-2 .. p+1 free too: brokers listen on p and on the fast channel p-2; Apache's HA port is p+1.
+# free_port [OFFSET...]: a port p with p-2 .. p+1 free too (brokers listen on p and on the fast channel p-2; Apache's
+# HA port is p+1), and p+OFFSET for each OFFSET (another port the caller derives from p).
 free_port() {
-    local port
+    local port offset is_free
     for _ in $(seq 1 200); do
         port=$((20000 + RANDOM % 30000))
+        is_free=0
         if port_free $((port - 2)) && port_free $((port - 1)) && port_free "$port" && port_free $((port + 1)); then
+            is_free=1
+            for offset in "$@"; do port_free $((port + offset)) || is_free=0; done
+        fi
+        if ((is_free == 1)); then
             echo "$port"
             return
         fi
@@ -121,25 +153,30 @@ await_quiet() {
     done
 }
 
-await_namesrv() {
-    local log_file="$1"
+# await_line PID LOG_FILE PATTERN WHAT: until LOG_FILE has a line matching PATTERN (grep -E), up to
+# BOOT_TIMEOUT_SECONDS; stops the run if the process exits first.
+await_line() {
+    local pid="$1" log_file="$2" pattern="$3" what="$4"
     for _ in $(seq 1 $((BOOT_TIMEOUT_SECONDS * 10))); do
-        grep -qE "The Name Server boot success|^ceiling ready on" "$log_file" 2>/dev/null && return
-        kill -0 "$NAMESRV_PID" 2>/dev/null || { log "NameServer exited:"; tail -30 "$log_file" >&2; exit 1; }
+        grep -qE "$pattern" "$log_file" 2>/dev/null && return
+        kill -0 "$pid" 2>/dev/null || { log "$what exited:"; tail -30 "$log_file" >&2; exit 1; }
         sleep 0.1
     done
-    log "no NameServer boot line within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
+    log "no '$pattern' from $what within ${BOOT_TIMEOUT_SECONDS}s:"; tail -30 "$log_file" >&2; exit 1
 }
 
-# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at WARN to stdout (the compat
-# tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to the work dir.
+await_namesrv() { await_line "$NAMESRV_PID" "$1" "The Name Server boot success|^ceiling ready on" NameServer; }
+
+# Apache's servers, run in the background: exec, so that $! is the JVM's pid. They log at APACHE_LOG_LEVEL (WARN) to
+# stdout (the compat tests' logback file), not INFO to ~/logs; ours log at INFO to stdout as shipped. All logs go to
+# the work dir.
 apache_jvm() {
     local dir="$1" heap_flags="$2"
     shift 2
     # shellcheck disable=SC2086 # heap_flags and EXTRA_JVM_OPTS are lists of options
     ROCKETMQ_HOME="$dir" exec java $heap_flags $EXTRA_JVM_OPTS -Duser.home="$dir" \
-        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" -Drocketmq.compat.log.level=WARN \
-        -cp "$(cat "$WORK/apache.classpath")" "$@"
+        -Drocketmq.home.dir="$dir" -Drmq.logback.configurationFile="$APACHE_LOGBACK" \
+        -Drocketmq.compat.log.level="$APACHE_LOG_LEVEL" -cp "$(cat "$WORK/apache.classpath")" "$@"
 }
 
 start_apache_namesrv() {
@@ -167,7 +204,7 @@ JSON
 # their GC log (the broker logs GC to the work dir like ours) and numactl.
 server_jvm_flags() {
     if [[ "$APACHE_JVM" == same ]]; then
-        echo "-Xmx$SERVER_HEAP"
+        [[ "$2" == namesrv ]] && echo "-Xmx${NAMESRV_HEAP:-$SERVER_HEAP}" || echo "-Xmx$SERVER_HEAP"
         return
     fi
     local g1="-XX:+UseG1GC -XX:G1HeapRegionSize=16m -XX:G1ReservePercent=25 -XX:InitiatingHeapOccupancyPercent=30"
@@ -206,6 +243,20 @@ save_nmt() {
 # proc_status PID NAME: the value of one /proc/PID/status line (kB for the memory lines).
 proc_status() { awk -v name="$2:" '$1 == name { print $2 }' "/proc/$1/status"; }
 
+# apache_store_conf STORE: the store lines of an Apache broker.conf, every path under STORE.
+apache_store_conf() {
+    local store="$1"
+    cat <<CONF
+storePathRootDir=$store
+storePathCommitLog=$store/commitlog
+storePathConsumeQueue=$store/consumequeue
+storePathIndex=$store/index
+storeCheckpoint=$store/checkpoint
+abortFile=$store/abort
+mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
+CONF
+}
+
 # start_<kind>_broker PORT NAMESRV DIR [slave]: the master (or, with "slave", its slave in DIR/slave).
 start_apache_broker() {
     local port="$1" namesrv="$2" dir="$3" id=0 role="$MASTER_ROLE" acks=1
@@ -224,13 +275,7 @@ namesrvAddr=$namesrv
 flushDiskType=$FLUSH
 autoCreateTopicEnable=true
 defaultTopicQueueNums=$QUEUES
-storePathRootDir=$store
-storePathCommitLog=$store/commitlog
-storePathConsumeQueue=$store/consumequeue
-storePathIndex=$store/index
-storeCheckpoint=$store/checkpoint
-abortFile=$store/abort
-mappedFileSizeCommitLog=$COMMIT_LOG_FILE_BYTES
+$(apache_store_conf "$store")
 CONF
     [[ -n "$APACHE_BROKER_CONF_EXTRA" ]] && echo "$APACHE_BROKER_CONF_EXTRA" >> "$dir/broker.conf"
     if [[ "$ACL" == 1 ]]; then
@@ -246,7 +291,7 @@ CONF
     local flags
     flags="$(server_jvm_flags apache broker)"
     log "$CURRENT_LABEL: broker JVM flags $flags"
-    EXTRA_JVM_OPTS="$(gc_log_option "$dir") $(nmt_option)" apache_jvm "$dir" "$flags" \
+    EXTRA_JVM_OPTS="$EXTRA_JVM_OPTS $(gc_log_option "$dir") $(nmt_option)" apache_jvm "$dir" "$flags" \
         org.apache.rocketmq.broker.BrokerStartup -c "$dir/broker.conf" > "$dir/broker.log" 2>&1 &
     started_broker "${4:-}" $!
 }
@@ -324,21 +369,27 @@ start_broker() {
     log "$label: broker routed $route_topic after ${READY_MS} ms"
 }
 
-# Runs one load-tool JVM in the background (so the trap can stop it), shows its output, waits for it. The client's
-# own log files go under the work dir (user.home).
+# run_tool OUT CLASS ARGS...: runs one load-tool JVM (LOAD_JAR) in the background (so the trap can stop it), shows
+# its output, waits for it. The client's own log files go under the work dir (user.home).
 run_tool() {
     local out="$1"
     shift
     : > "$out"
-    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is empty or one option
+    # shellcheck disable=SC2086 # CLIENT_JVM_OPTS is a list of options
     java "-Xmx$CLIENT_HEAP" $CLIENT_JVM_OPTS -Duser.home="$WORK/client" -cp "$LOAD_JAR" "$@" > "$out" 2>&1 &
     TOOL_PID=$!
-    tail -n +1 -f --pid="$TOOL_PID" "$out" || true
+    # stderr of both to /dev/null: bash reports a server process the tool SIGKILLed ("Killed ...") when it reaps it.
+    { tail -n +1 -f --pid="$TOOL_PID" "$out" || true; } 2>/dev/null
     local status=0
-    wait "$TOOL_PID" || status=$?
+    { wait "$TOOL_PID" || status=$?; } 2>/dev/null
     TOOL_PID=""
     return "$status"
 }
+
+# phase_json ROUND LABEL PHASE: the RESULT JSON of that phase, from the lines "round label phase json" the script
+# appends to $WORK/results.
+phase_json() { awk -v r="$1" -v l="$2" -v p="$3" '$1 == r && $2 == l && $3 == p { $1 = $2 = $3 = ""; print }' \
+    "$WORK/results"; }
 
 # field JSON NAME: a field of a tool's one-line RESULT JSON; 0 for an empty line (a phase that did not run).
 field() { if [[ -z "${1// /}" ]]; then echo 0; else sed -E "s/.*\"$2\":\"?([^,\"}]*).*/\1/" <<< "$1"; fi; }

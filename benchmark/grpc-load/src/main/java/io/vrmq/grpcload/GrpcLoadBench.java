@@ -1,7 +1,10 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.BodyHeader;
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
+import io.vrmq.loadcommon.ProgressLine;
 
 import java.time.Duration;
 import java.util.Map;
@@ -31,17 +34,9 @@ import org.apache.rocketmq.client.apis.producer.Producer;
  */
 public final class GrpcLoadBench {
 
-    /* Every body starts with this header, then filler up to --size:
-     *  offset  size  field
-     *   0       8    runId      random per run (0 for the warm-up): bodies of other runs are told apart
-     *   8       8    seq        0 .. count - 1: the index into DeliveryTracker's tables
-     *  16       8    sentNanos  System.nanoTime() just before send (producer and receivers share this JVM)    */
-    static final int RUN_ID_OFFSET = 0, RUN_ID_BYTES = 8;
-    static final int SEQ_OFFSET = RUN_ID_OFFSET + RUN_ID_BYTES, SEQ_BYTES = 8;
-    static final int SENT_NANOS_OFFSET = SEQ_OFFSET + SEQ_BYTES, SENT_NANOS_BYTES = 8;
-    static final int HEADER_BYTES = SENT_NANOS_OFFSET + SENT_NANOS_BYTES;
+    /** Every body starts with a {@link BodyHeader}, then filler up to --size. */
+    static final int HEADER_BYTES = BodyHeader.HEADER_BYTES;
 
-    private static final long POLL_INTERVAL_MS = 100;
     private static final String SELF = "self";
 
     private GrpcLoadBench() {
@@ -90,7 +85,7 @@ public final class GrpcLoadBench {
             }
             if (receivers != null) {
                 progress.draining(tracker);
-                drain(tracker, options);
+                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds());
             }
             broker.markDrainEnd();
             proxy.markDrainEnd();
@@ -132,7 +127,7 @@ public final class GrpcLoadBench {
             GrpcSendLoad.Summary summary = warmup.run();
             if (receivers != null) {
                 progress.draining(tracker);
-                drain(tracker, options);
+                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds());
                 receivers.stop(receiveTimeoutMs(options));
             }
             System.out.printf("[%s warmup] %d ok, %d failed in %.1f s (first error: %s)%s%n", options.label(),
@@ -156,36 +151,6 @@ public final class GrpcLoadBench {
     /** The longest a receive in progress can take: its long poll plus the request timeout. */
     private static long receiveTimeoutMs(GrpcLoadOptions options) {
         return TimeUnit.SECONDS.toMillis(options.awaitSeconds()) + options.requestTimeoutMs();
-    }
-
-    /**
-     * Waits until every successfully sent message was delivered, at most --drain-seconds, and at most
-     * --drain-idle-seconds without a new delivery: what is missing then counts as lost.
-     */
-    private static void drain(DeliveryTracker tracker, GrpcLoadOptions options) throws InterruptedException {
-        long startNanos = System.nanoTime();
-        long lastChangeNanos = startNanos;
-        long lastDelivered = -1;
-        while (true) {
-            long delivered = tracker.uniqueDeliveries();
-            if (delivered >= tracker.acknowledgedCount() && tracker.lost() == 0) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (delivered != lastDelivered) {
-                lastDelivered = delivered;
-                lastChangeNanos = now;
-            }
-            if (now - startNanos > TimeUnit.SECONDS.toNanos(options.drainSeconds())) {
-                System.out.println("drain: --drain-seconds " + options.drainSeconds() + " reached");
-                return;
-            }
-            if (now - lastChangeNanos > TimeUnit.SECONDS.toNanos(options.drainIdleSeconds())) {
-                System.out.println("drain: nothing new for --drain-idle-seconds " + options.drainIdleSeconds());
-                return;
-            }
-            Thread.sleep(POLL_INTERVAL_MS);
-        }
     }
 
     private static GrpcLoadResult result(GrpcLoadOptions options, GrpcSendLoad.Summary send, DeliveryTracker tracker,

@@ -1,6 +1,8 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.SendProgress;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ import org.apache.rocketmq.client.apis.producer.Producer;
  * the SDK's own queueing). Not reusable: one instance per phase; the sending threads and the SDK's callback threads
  * record concurrently.
  */
-final class GrpcSendLoad {
+final class GrpcSendLoad implements SendProgress {
 
     private static final long STALL_TIMEOUT_MS = 30_000;
 
@@ -179,20 +181,24 @@ final class GrpcSendLoad {
         firstError.compareAndSet(null, error);
     }
 
-    long okCount() {
+    @Override
+    public long okCount() {
         return ok.sum();
     }
 
-    long errorCount() {
+    @Override
+    public long errorCount() {
         return errors.sum();
     }
 
-    int count() {
+    @Override
+    public int count() {
         return count;
     }
 
     /** The p99 in µs of the sends answered since the previous call (a fresh histogram each time); progress only. */
-    long intervalP99Micros() {
+    @Override
+    public long intervalP99Micros() {
         return intervalLatencies.getAndSet(new LatencyHistogram()).percentileMicros(0.99);
     }
 

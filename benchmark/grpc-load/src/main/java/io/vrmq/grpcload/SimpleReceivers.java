@@ -1,5 +1,6 @@
 package io.vrmq.grpcload;
 
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
 
 import java.time.Duration;

@@ -1,5 +1,7 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.ProgressLine;
+
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;

@@ -1,7 +1,10 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.BodyHeader;
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
+import io.vrmq.loadcommon.ProgressLine;
 
 import java.util.List;
 import java.util.Set;
@@ -36,15 +39,8 @@ import org.apache.rocketmq.remoting.protocol.heartbeat.MessageModel;
  */
 public final class MessageLoadBench {
 
-    /* Every body starts with this header, then filler up to --size:
-     *  offset  size  field
-     *   0       8    runId      random per run: bodies of other runs on the same topic are told apart
-     *   8       8    seq        0 .. count - 1: the index into DeliveryTracker's tables
-     *  16       8    sentNanos  System.nanoTime() just before send (producer and consumer share this JVM)    */
-    static final int RUN_ID_OFFSET = 0, RUN_ID_BYTES = 8;
-    static final int SEQ_OFFSET = RUN_ID_OFFSET + RUN_ID_BYTES, SEQ_BYTES = 8;
-    static final int SENT_NANOS_OFFSET = SEQ_OFFSET + SEQ_BYTES, SENT_NANOS_BYTES = 8;
-    static final int HEADER_BYTES = SENT_NANOS_OFFSET + SENT_NANOS_BYTES;
+    /** Every body starts with a {@link BodyHeader}, then filler up to --size. */
+    static final int HEADER_BYTES = BodyHeader.HEADER_BYTES;
 
     private static final long ROUTE_TIMEOUT_MS = 30_000;
     private static final long REBALANCE_TIMEOUT_MS = 30_000;
@@ -112,7 +108,7 @@ public final class MessageLoadBench {
             }
             if (consumer != null) {
                 progress.draining(tracker);
-                drain(tracker, options);
+                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds());
             }
             progress.stop();
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
@@ -209,7 +205,7 @@ public final class MessageLoadBench {
         if (warmupTopic != null) {
             consumer.subscribe(warmupTopic, "*");
         }
-        consumer.setMessageListener(tracker);
+        consumer.setMessageListener(new DeliveryListener(tracker));
         consumer.start();
         return consumer;
     }
@@ -239,36 +235,6 @@ public final class MessageLoadBench {
         System.out.println("warning: the consumer owns " + owned + " of " + expected + " queues after " + timeoutMs
             + " ms; going on");
         return owned;
-    }
-
-    /**
-     * Waits until every acknowledged message was delivered, at most --drain-seconds, and at most
-     * --drain-idle-seconds without a new delivery: what is missing then counts as lost.
-     */
-    private static void drain(DeliveryTracker tracker, MessageLoadOptions options) throws InterruptedException {
-        long startNanos = System.nanoTime();
-        long lastChangeNanos = startNanos;
-        long lastDelivered = -1;
-        while (true) {
-            long delivered = tracker.uniqueDeliveries();
-            if (delivered >= tracker.acknowledgedCount() && tracker.lost() == 0) {
-                return;
-            }
-            long now = System.nanoTime();
-            if (delivered != lastDelivered) {
-                lastDelivered = delivered;
-                lastChangeNanos = now;
-            }
-            if (now - startNanos > TimeUnit.SECONDS.toNanos(options.drainSeconds())) {
-                System.out.println("drain: --drain-seconds " + options.drainSeconds() + " reached");
-                return;
-            }
-            if (now - lastChangeNanos > TimeUnit.SECONDS.toNanos(options.drainIdleSeconds())) {
-                System.out.println("drain: nothing new for --drain-idle-seconds " + options.drainIdleSeconds());
-                return;
-            }
-            Thread.sleep(POLL_INTERVAL_MS);
-        }
     }
 
     /** The CPU time so far of the --replica-pids processes together (a process that is gone adds -1). */

@@ -1,6 +1,8 @@
 package io.vrmq.load;
 
+import io.vrmq.loadcommon.DeliveryTracker;
 import io.vrmq.loadcommon.LatencyHistogram;
+import io.vrmq.loadcommon.SendProgress;
 
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -27,7 +29,7 @@ import org.apache.rocketmq.common.message.Message;
  * measured from just before {@code send} to the answer (the callback for async, so it includes the client's own
  * queueing). Not reusable: one instance per phase.
  */
-final class SendLoad {
+final class SendLoad implements SendProgress {
 
     private static final long STALL_TIMEOUT_MS = 30_000;
 
@@ -193,15 +195,18 @@ final class SendLoad {
     }
 
     /** The messages this phase sends at most. */
-    int count() {
+    @Override
+    public int count() {
         return count;
     }
 
-    long okCount() {
+    @Override
+    public long okCount() {
         return ok.sum();
     }
 
-    long errorCount() {
+    @Override
+    public long errorCount() {
         return errors.sum() + notOk.sum();
     }
 
@@ -210,7 +215,8 @@ final class SendLoad {
     }
 
     /** The p99 in µs of the sends answered since the previous call (a fresh histogram each time); progress only. */
-    long intervalP99Micros() {
+    @Override
+    public long intervalP99Micros() {
         return intervalLatencies.getAndSet(new LatencyHistogram()).percentileMicros(0.99);
     }
 

@@ -9,6 +9,7 @@ import io.vrmq.remoting.protocol.RemotingCommand;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.ConnectException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -148,7 +149,7 @@ public final class RemotingClient {
      * server (restarted in plain mode, say; or it had merely crashed the first time) does not take TLS: plain again.
      */
     private boolean isTlsRefused(String address, Throwable failure) {
-        if (failure instanceof java.net.ConnectException || !tlsAddresses.remove(address)) {
+        if (failure instanceof ConnectException || !tlsAddresses.remove(address)) {
             return false;
         }
         log.info("{} refused a TLS connection ({}): plain for it again", address, failure.toString());

@@ -59,6 +59,15 @@ class ServerTlsIT {
             LIMITS, ProcessorTable.empty(), RemotingObserver.NONE);
     }
 
+    /** A plain client that turns to TLS for an address whose server refuses plain connections. */
+    private static RemotingClient fallbackClient(Vertx vertx) {
+        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
+        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
+        return new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
+            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
+            request -> request);
+    }
+
     private static Future<String> echo(Vertx vertx, boolean isTls, int port) {
         return client(vertx, isTls).invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
             .map(response -> response.code() == ResponseCode.SUCCESS ? response.ext("echo") : "code "
@@ -107,11 +116,7 @@ class ServerTlsIT {
     @Test
     @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
     void aPlainClientWithTlsFallbackReachesAnEnforcingServerAndStaysOnTls(Vertx vertx, VertxTestContext test) {
-        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
-        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
-        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
-            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
-            request -> request);
+        RemotingClient client = fallbackClient(vertx);
         listen(vertx, "enforcing")
             .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
                 .compose(first -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
@@ -128,11 +133,7 @@ class ServerTlsIT {
     @Test
     @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
     void aPermissiveServerKeepsAPlainClientWithTlsFallbackOnPlain(Vertx vertx, VertxTestContext test) {
-        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
-        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
-        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
-            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
-            request -> request);
+        RemotingClient client = fallbackClient(vertx);
         listen(vertx, "permissive")
             .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)
                 .compose(answer -> client.connection(HOST + ":" + port).map(connection -> Map.of("echo",
@@ -147,11 +148,7 @@ class ServerTlsIT {
     @Test
     @Timeout(value = 20, timeUnit = TimeUnit.SECONDS)
     void anAddressTurnedToTlsGoesBackToPlainWhenItsServerNoLongerTakesTls(Vertx vertx, VertxTestContext test) {
-        TlsSettings plain = TlsSettings.from(new JsonObject().put(TlsSettings.CONFIG_FILE, ""));
-        NetClientOptions options = new NetClientOptions().setConnectTimeout(3_000);
-        RemotingClient client = new RemotingClient(vertx, ClientTls.apply(plain, new NetClientOptions(options)),
-            ClientTls.fallback(plain, options), LIMITS, ProcessorTable.empty(), RemotingObserver.NONE,
-            request -> request);
+        RemotingClient client = fallbackClient(vertx);
         List<RemotingServer> enforcing = new ArrayList<>();
         listen(vertx, "enforcing", 0, enforcing)
             .compose(port -> client.invoke(HOST + ":" + port, RemotingCommand.request(ECHO), 3_000)

@@ -1,4 +1,4 @@
-package io.vrmq.load;
+package io.vrmq.loadcommon;
 
 import java.util.Locale;
 import java.util.concurrent.Executors;
@@ -6,12 +6,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The once-a-second progress line of {@link MessageLoadBench}: over the last second, messages sent per second, MB/s,
- * the p99 send latency, and with a consumer the messages received per second; plus the totals, and how far the phase
- * is ({@code 12000 of 100000 (12%)}) with the time left at its rate so far ({@code about 35 s left}), the style of the
- * store recovery's progress lines. Owns its daemon thread. The main thread switches phases ({@link #sending}, {@link #draining}); the progress thread prints.
+ * The once-a-second progress line of the load tools (benchmark/load's MessageLoadBench, benchmark/grpc-load's
+ * GrpcLoadBench): over the last second, messages sent per second, MB/s, the p99 send latency, and with a consumer the
+ * messages received per second; plus the totals, and how far the phase is ({@code 12000 of 100000 (12%)}) with the
+ * time left at its rate so far ({@code about 35 s left}), the style of the store recovery's progress lines. Owns its
+ * daemon thread. The main thread switches phases ({@link #sending}, {@link #draining}); the progress thread prints.
  */
-final class ProgressLine {
+public final class ProgressLine {
 
     private static final long INTERVAL_MS = 1_000;
     private static final double MIB = 1024.0 * 1024.0;
@@ -23,7 +24,7 @@ final class ProgressLine {
         return thread;
     });
     private String phase;
-    private SendLoad load;
+    private SendProgress load;
     private DeliveryTracker tracker;
     private int messageBytes;
     private long phaseStartNanos;
@@ -32,26 +33,26 @@ final class ProgressLine {
     private long lastDelivered;
     private long drainStartDelivered;
 
-    ProgressLine(String label) {
+    public ProgressLine(String label) {
         this.label = label;
         timer.scheduleAtFixedRate(this::print, INTERVAL_MS, INTERVAL_MS, TimeUnit.MILLISECONDS);
     }
 
     /** A send phase starts; {@code tracker} is null when no consumer runs alongside. */
-    synchronized void sending(String phase, SendLoad load, DeliveryTracker tracker, int messageBytes) {
+    public synchronized void sending(String phase, SendProgress load, DeliveryTracker tracker, int messageBytes) {
         start(phase, load, tracker, messageBytes);
     }
 
     /** Sending is over; only deliveries move now. */
-    synchronized void draining(DeliveryTracker tracker) {
+    public synchronized void draining(DeliveryTracker tracker) {
         start("drain", null, tracker, messageBytes);
     }
 
-    void stop() {
+    public void stop() {
         timer.shutdownNow();
     }
 
-    private void start(String phase, SendLoad load, DeliveryTracker tracker, int messageBytes) {
+    private void start(String phase, SendProgress load, DeliveryTracker tracker, int messageBytes) {
         this.phase = phase;
         this.load = load;
         this.tracker = tracker;
@@ -64,7 +65,7 @@ final class ProgressLine {
     }
 
     /** "12000 of 100000 (12%), about 35 s left": how far the phase is, and the time left at its rate so far. */
-    static String howFar(long done, long total, long elapsedNanos) {
+    public static String howFar(long done, long total, long elapsedNanos) {
         long bounded = Math.max(0, Math.min(done, total));
         double percent = total <= 0 ? 100.0 : bounded * 100.0 / total;
         String left = bounded == 0 ? "unknown" : Math.round((total - bounded) * (elapsedNanos / 1e9) / bounded)

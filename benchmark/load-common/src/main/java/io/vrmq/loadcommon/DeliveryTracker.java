@@ -1,0 +1,153 @@
+package io.vrmq.loadcommon;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * What was sent and what came back, per message of one measured run: the producer marks each message whose send
+ * succeeded (SEND_OK), the consumer counts each delivery. Messages are told apart by the {@link BodyHeader} the load
+ * tool writes at the start of every body: run id, sequence number, {@link System#nanoTime()} at send (producer and
+ * consumer run in this JVM, so the end-to-end latency is exact and immune to clock steps). Bodies of other runs (an
+ * earlier run on the same topic, the warm-up) are counted as foreign and otherwise ignored. Thread-safe: the
+ * client's callback threads and the consuming threads record concurrently.
+ */
+public final class DeliveryTracker {
+
+    private static final long DRAIN_POLL_INTERVAL_MS = 100;
+
+    private final long runId;
+    private final AtomicIntegerArray acknowledged;
+    private final AtomicIntegerArray deliveries;
+    private final LongAdder acknowledgedCount = new LongAdder();
+    private final LongAdder uniqueDeliveries = new LongAdder();
+    private final LongAdder duplicateDeliveries = new LongAdder();
+    private final LongAdder foreignDeliveries = new LongAdder();
+    private final LatencyHistogram endToEnd = new LatencyHistogram();
+    private final AtomicLong firstDeliveryNanos = new AtomicLong();
+    private final AtomicLong lastDeliveryNanos = new AtomicLong();
+
+    public DeliveryTracker(long runId, int capacity) {
+        this.runId = runId;
+        this.acknowledged = new AtomicIntegerArray(capacity);
+        this.deliveries = new AtomicIntegerArray(capacity);
+    }
+
+    /** The producer: the send of message {@code seq} succeeded (SEND_OK). */
+    public void acknowledged(int seq) {
+        if (acknowledged.compareAndSet(seq, 0, 1)) {
+            acknowledgedCount.increment();
+        }
+    }
+
+    /** The consumer got a message with this body (null: none) at {@code nowNanos} ({@link System#nanoTime()}). */
+    public void delivered(ByteBuffer body, long nowNanos) {
+        if (body == null || body.remaining() < BodyHeader.HEADER_BYTES) {
+            foreignDeliveries.increment();
+            return;
+        }
+        ByteBuffer header = body.duplicate();
+        long bodyRunId = header.getLong();
+        long seq = header.getLong();
+        long sentNanos = header.getLong();
+        if (bodyRunId != runId || seq < 0 || seq >= deliveries.length()) {
+            foreignDeliveries.increment();
+            return;
+        }
+        if (deliveries.incrementAndGet((int) seq) == 1) {
+            endToEnd.record(nowNanos - sentNanos);
+            firstDeliveryNanos.compareAndSet(0, nowNanos);
+            lastDeliveryNanos.accumulateAndGet(nowNanos, Math::max);
+            uniqueDeliveries.increment();
+        } else {
+            duplicateDeliveries.increment();
+        }
+    }
+
+    /**
+     * Waits until every acknowledged message was delivered, at most {@code drainSeconds}, and at most
+     * {@code drainIdleSeconds} without a new delivery (the tools' --drain-seconds and --drain-idle-seconds): what is
+     * missing then counts as lost. The caller's thread (main) sleeps between looks.
+     */
+    public void awaitDelivered(long drainSeconds, long drainIdleSeconds) throws InterruptedException {
+        long startNanos = System.nanoTime();
+        long lastChangeNanos = startNanos;
+        long lastDelivered = -1;
+        while (true) {
+            long delivered = uniqueDeliveries();
+            if (delivered >= acknowledgedCount() && lost() == 0) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (delivered != lastDelivered) {
+                lastDelivered = delivered;
+                lastChangeNanos = now;
+            }
+            if (now - startNanos > TimeUnit.SECONDS.toNanos(drainSeconds)) {
+                System.out.println("drain: --drain-seconds " + drainSeconds + " reached");
+                return;
+            }
+            if (now - lastChangeNanos > TimeUnit.SECONDS.toNanos(drainIdleSeconds)) {
+                System.out.println("drain: nothing new for --drain-idle-seconds " + drainIdleSeconds);
+                return;
+            }
+            Thread.sleep(DRAIN_POLL_INTERVAL_MS);
+        }
+    }
+
+    public long acknowledgedCount() {
+        return acknowledgedCount.sum();
+    }
+
+    /** Messages of this run delivered at least once. */
+    public long uniqueDeliveries() {
+        return uniqueDeliveries.sum();
+    }
+
+    /** Deliveries beyond the first of a message. */
+    public long duplicateDeliveries() {
+        return duplicateDeliveries.sum();
+    }
+
+    public long foreignDeliveries() {
+        return foreignDeliveries.sum();
+    }
+
+    /** Acknowledged (sent successfully) and never delivered. Scans every message: call once a second at most. */
+    public long lost() {
+        long lost = 0;
+        for (int seq = 0; seq < acknowledged.length(); seq++) {
+            if (acknowledged.get(seq) == 1 && deliveries.get(seq) == 0) {
+                lost++;
+            }
+        }
+        return lost;
+    }
+
+    /** Delivered though its send did not succeed (a send that timed out but was stored). */
+    public long deliveredUnacknowledged() {
+        long count = 0;
+        for (int seq = 0; seq < deliveries.length(); seq++) {
+            if (acknowledged.get(seq) == 0 && deliveries.get(seq) > 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+
+    public LatencyHistogram endToEnd() {
+        return endToEnd;
+    }
+
+    /** {@link System#nanoTime()} of the first delivery of any message of this run, 0 before it. */
+    public long firstDeliveryNanos() {
+        return firstDeliveryNanos.get();
+    }
+
+    /** {@link System#nanoTime()} of the latest first delivery of a message of this run, 0 before any. */
+    public long lastDeliveryNanos() {
+        return lastDeliveryNanos.get();
+    }
+}
