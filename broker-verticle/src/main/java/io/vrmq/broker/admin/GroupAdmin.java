@@ -7,6 +7,7 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.remoting.protocol.RemotingCommandException;
 import io.vrmq.remoting.protocol.ResponseCode;
+import io.vrmq.store.format.TopicNames;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -19,7 +20,6 @@ import org.slf4j.LoggerFactory;
 public final class GroupAdmin {
     private static final Logger log = LoggerFactory.getLogger(GroupAdmin.class);
     private static final int GROUP_MAX_LENGTH = 120;
-    private static final String VALID_CHARS = "^[%|a-zA-Z0-9_-]+$";
 
     private final BrokerContext broker;
 
@@ -50,8 +50,9 @@ public final class GroupAdmin {
         if (group == null || group.isBlank()) {
             return "The specified group is blank.";
         }
-        if (!group.matches(VALID_CHARS)) {
-            return "The specified group: " + group + ", contains illegal characters, allowing only " + VALID_CHARS;
+        if (!TopicNames.hasOnlyNameChars(group)) {
+            return "The specified group: " + group + ", contains illegal characters, allowing only "
+                + TopicNames.NAME_PATTERN;
         }
         if (group.length() > GROUP_MAX_LENGTH) {
             return "The specified group: " + group + ", is longer than group max length: " + GROUP_MAX_LENGTH;

@@ -4,8 +4,7 @@ import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.group.SubscriptionGroupConfig;
 import io.vrmq.grpc.proto.Code;
 import io.vrmq.grpc.proto.Resource;
-
-import java.util.regex.Pattern;
+import io.vrmq.store.format.TopicNames;
 
 /**
  * A consumer group named in a gRPC request: checked as the proxy checks it (ILLEGAL_CONSUMER_GROUP), then found,
@@ -13,7 +12,6 @@ import java.util.regex.Pattern;
  * and some SDKs hang at start when it does). Stateless.
  */
 final class Groups {
-    private static final Pattern GROUP_NAME = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
     private static final int MAX_GROUP_CHARS = 255;
 
     private Groups() {
@@ -21,7 +19,7 @@ final class Groups {
 
     static SubscriptionGroupConfig require(BrokerContext broker, Resource resource) {
         String name = resource.getName();
-        if (name.isBlank() || name.length() > MAX_GROUP_CHARS || !GROUP_NAME.matcher(name).matches()) {
+        if (name.isBlank() || name.length() > MAX_GROUP_CHARS || !TopicNames.hasOnlyNameChars(name)) {
             throw new GrpcStatusException(Code.ILLEGAL_CONSUMER_GROUP, "consumer group must be 1.." + MAX_GROUP_CHARS
                 + " characters of [%|a-zA-Z0-9_-]: " + name);
         }

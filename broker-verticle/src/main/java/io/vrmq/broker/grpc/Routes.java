@@ -17,11 +17,11 @@ import io.vrmq.grpc.proto.QueryRouteRequest;
 import io.vrmq.grpc.proto.QueryRouteResponse;
 import io.vrmq.grpc.proto.Resource;
 import io.vrmq.remoting.body.TopicConfig;
+import io.vrmq.store.format.TopicNames;
 
 import java.util.List;
 import java.util.Locale;
 import java.util.function.IntSupplier;
-import java.util.regex.Pattern;
 
 /**
  * QueryRoute and QueryAssignment, answered from this broker's own topic and group tables: every queue names this
@@ -33,7 +33,6 @@ import java.util.regex.Pattern;
  */
 final class Routes {
     static final String MESSAGE_TYPE_ATTRIBUTE = "message.type";
-    private static final Pattern TOPIC_NAME = Pattern.compile("^[%|a-zA-Z0-9_-]+$");
     private static final int MAX_TOPIC_CHARS = 127;
     private static final int ALL_QUEUES = -1;
 
@@ -89,7 +88,7 @@ final class Routes {
     /** The topic, refused as the proxy refuses it: a bad name is ILLEGAL_TOPIC, an unknown one TOPIC_NOT_FOUND. */
     TopicConfig existingTopic(Resource resource) {
         String name = resource.getName();
-        if (name.isBlank() || name.length() > MAX_TOPIC_CHARS || !TOPIC_NAME.matcher(name).matches()) {
+        if (name.isBlank() || name.length() > MAX_TOPIC_CHARS || !TopicNames.hasOnlyNameChars(name)) {
             throw new GrpcStatusException(Code.ILLEGAL_TOPIC, "topic name must be 1.." + MAX_TOPIC_CHARS
                 + " characters of [%|a-zA-Z0-9_-]: " + name);
         }

@@ -1,7 +1,6 @@
 package io.vrmq.broker.processor;
 
 import io.vertx.core.Future;
-import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.recall.RecallHandle;
 import io.vrmq.broker.timer.BatchTimerCheck;
@@ -69,7 +68,7 @@ public final class SendMessageProcessor {
         int sysFlag = destination.isHalfMessage() ? HalfMessages.storedSysFlag(send.sysFlag()) : send.sysFlag();
         MessageToStore message = new MessageToStore(destination.topic(), destination.queueId(), send.flag(),
             request.body().getBytes(), MessageProperties.format(properties), sysFlag, send.bornTimestamp(),
-            bornHost(connection), send.reconsumeTimes(), 0);
+            connection.remoteInetSocketAddress(), send.reconsumeTimes(), 0);
         boolean isWaitFlush = !"false".equals(properties.get(MessageConst.WAIT_STORE_MSG_OK));
         requireEnoughReplicas(isWaitFlush);
         String uniqKey = properties.get(MessageConst.UNIQ_CLIENT_MESSAGE_ID_KEYIDX);
@@ -98,7 +97,7 @@ public final class SendMessageProcessor {
         SlaveWriteGuard.requireWritable(broker);
         TopicConfig topic = topics.forSend(send.topic(), send.defaultTopic(), send.defaultTopicQueueNums(), 0);
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
-        InetSocketAddress bornHost = bornHost(connection);
+        InetSocketAddress bornHost = connection.remoteInetSocketAddress();
         List<MessageToStore> messages = new ArrayList<>();
         StringBuilder uniqKeys = new StringBuilder();
         long bodyBytes = 0;
@@ -161,11 +160,5 @@ public final class SendMessageProcessor {
                 .map(ack -> StoreReplies.replicated(request, result, ack, msgId, queueId,
                     uniqKey != null ? uniqKey : batchUniqKeys));
         });
-    }
-
-    static InetSocketAddress bornHost(RemotingConnection connection) {
-        SocketAddress address = connection.remoteSocketAddress();
-        String host = address.hostAddress() != null ? address.hostAddress() : address.host();
-        return new InetSocketAddress(host, Math.max(address.port(), 0));
     }
 }

@@ -2,7 +2,6 @@ package io.vrmq.broker.recall;
 
 import io.vertx.core.Future;
 import io.vertx.core.buffer.Buffer;
-import io.vertx.core.net.SocketAddress;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.timer.TimerRouting;
 import io.vrmq.broker.trace.TraceStamp;
@@ -111,7 +110,7 @@ public final class RecallMessageProcessor {
         }
         MessageToStore deleteRecord;
         try {
-            deleteRecord = deleteRecord(handle, producerGroup, bornHost(connection));
+            deleteRecord = deleteRecord(handle, producerGroup, connection.remoteInetSocketAddress());
         } catch (RemotingCommandException refusedByTimer) {
             return Future.succeededFuture(answer(request, ResponseCode.SYSTEM_ERROR, EXECUTE_ERROR, null));
         }
@@ -199,11 +198,5 @@ public final class RecallMessageProcessor {
             fields.put("msgId", msgId);
         }
         return RemotingCommand.response(request, code, remark, fields, (Buffer) null);
-    }
-
-    private static InetSocketAddress bornHost(RemotingConnection connection) {
-        SocketAddress address = connection.remoteSocketAddress();
-        String host = address.hostAddress() != null ? address.hostAddress() : address.host();
-        return new InetSocketAddress(host, Math.max(address.port(), 0));
     }
 }

@@ -10,7 +10,6 @@ public final class TopicNames {
     public static final String RETRY_GROUP_TOPIC_PREFIX = "%RETRY%";
     public static final String DLQ_GROUP_TOPIC_PREFIX = "%DLQ%";
     public static final int MAX_TOPIC_LENGTH = 127;
-    private static final String VALID_CHARS = "^[%|a-zA-Z0-9_-]+$";
 
     private TopicNames() {
     }
@@ -35,8 +34,9 @@ public final class TopicNames {
         if (topic.length() > MAX_TOPIC_LENGTH) {
             return "The specified topic is longer than topic max length " + MAX_TOPIC_LENGTH + ".";
         }
-        if (!topic.matches(VALID_CHARS)) {
-            return "The specified topic[" + topic + "] contains illegal characters, allowing only ^[%|a-zA-Z0-9_-]+$";
+        if (!io.vrmq.store.format.TopicNames.hasOnlyNameChars(topic)) {
+            return "The specified topic[" + topic + "] contains illegal characters, allowing only "
+                + io.vrmq.store.format.TopicNames.NAME_PATTERN;
         }
         return null;
     }

@@ -113,6 +113,10 @@ class ProduceConsumeIT {
                 assertEquals(MessageIdGenerator.forThisProcess().next().length(), first.msgId().length(),
                     "32 hex characters on an IPv4 host, 56 on an IPv6 one");
                 assertArrayEquals("small".getBytes(StandardCharsets.UTF_8), first.body());
+                assertTrue(first.bornHost().getAddress().isLoopbackAddress(), "born at the producer's address: "
+                    + first.bornHost());
+                assertEquals(first.bornHost(), deliveries.get(1).bornHost(), "both sent on one connection");
+                assertTrue(first.bornHost().getPort() > 0, "the producer's port: " + first.bornHost());
                 assertArrayEquals(largeBody, deliveries.get(1).body(), "a compressed body comes back inflated");
                 assertEquals(sent.get(1).msgId(), deliveries.get(1).msgId());
                 test.completeNow();

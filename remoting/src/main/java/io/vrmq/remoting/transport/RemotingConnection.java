@@ -15,6 +15,7 @@ import io.vrmq.remoting.protocol.ResponseCode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.net.InetSocketAddress;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -50,6 +51,7 @@ public final class RemotingConnection {
     private final Promise<Void> closed = Promise.promise();
     /** Requests read and not yet answered (one-way ones until their processor completes). */
     private final AtomicInteger requestsInProcess = new AtomicInteger();
+    private InetSocketAddress remoteInetSocketAddress;
     private volatile boolean isClosed;
     /** Whether any frame came from the peer: a server that closes before one may want TLS ({@link RemotingClient}). */
     private volatile boolean hasReceived;
@@ -83,6 +85,21 @@ public final class RemotingConnection {
     /** The peer's address (host and port), as the socket reports it. */
     public io.vertx.core.net.SocketAddress remoteSocketAddress() {
         return socket.remoteAddress();
+    }
+
+    /**
+     * The peer's address as an {@link InetSocketAddress} (a stored message's born host), made once: building it
+     * parses the host string, and the broker needs it for every send.
+     */
+    public InetSocketAddress remoteInetSocketAddress() {
+        InetSocketAddress address = remoteInetSocketAddress;
+        if (address == null) {
+            io.vertx.core.net.SocketAddress peer = socket.remoteAddress();
+            String host = peer.hostAddress() != null ? peer.hostAddress() : peer.host();
+            address = new InetSocketAddress(host, Math.max(peer.port(), 0));
+            remoteInetSocketAddress = address;   // a race builds equal immutable values: no lock needed
+        }
+        return address;
     }
 
     /** This side's address (host and port), as the socket reports it. */
