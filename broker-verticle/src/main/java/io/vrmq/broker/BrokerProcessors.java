@@ -38,12 +38,13 @@ final class BrokerProcessors {
 
     static ProcessorTable build(BrokerContext broker, PullHoldService holds,
                                 Supplier<Future<Map<Integer, Long>>> delayOffsets,
-                                ControllerModeProcessor controllerMode, PopServices pop) {
+                                ControllerModeProcessor controllerMode, PopServices pop,
+                                boolean holdCaughtUpPullsAtOnce) {
         ProcessorTable.Builder table = ProcessorTable.builder();
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
         new SendMessageProcessor(broker, topics, routing).registerInto(table);
-        new PullMessageProcessor(broker, holds).registerInto(table);
+        new PullMessageProcessor(broker, holds, holdCaughtUpPullsAtOnce).registerInto(table);
         new ClientManageProcessor(broker, topics).registerInto(table);
         new OffsetProcessor(broker).registerInto(table);
         SystemTopicNames systemTopics = new SystemTopicNames(broker.config());

@@ -18,9 +18,14 @@ import io.vertx.core.json.JsonObject;
  *                                  (one thread hand-off from the dispatch to the answer; ours, default true); false:
  *                                  the dispatcher wakes the hold service's event loop, which reads on a reader thread
  *                                  and answers back on the loop (three hand-offs), as before
+ * @param holdCaughtUpPullsAtOnce   a pull that may suspend and asks for its queue's max offset (the consumer has read
+ *                                  everything: every pull after a live answer) is held on its event loop without a
+ *                                  store read (the max offset is in memory; ours, default true); false: it is read on a
+ *                                  reader thread first and held when the read comes back empty (two more hand-offs)
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
-                            int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher) {
+                            int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher,
+                            boolean holdCaughtUpPullsAtOnce) {
     /** Above this the turn's results wait too long for the last appends of a big turn. */
     static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
     static final int MAX_SELECTOR_THREADS = 64;
@@ -35,7 +40,7 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
     public static HotPathConfig from(JsonObject json) {
         return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
             json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
-            json.getBoolean("readHeldPullsOnDispatcher", true));
+            json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true));
     }
 
     /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */

@@ -51,10 +51,13 @@ public final class PullMessageProcessor {
     private static final long MASTER_ID = 0;
     private final BrokerContext broker;
     private final PullHoldService holds;
+    private final boolean holdsCaughtUpPullsAtOnce;
 
-    public PullMessageProcessor(BrokerContext broker, PullHoldService holds) {
+    /** @param holdsCaughtUpPullsAtOnce HotPathConfig's holdCaughtUpPullsAtOnce (see {@link #isCaughtUp}) */
+    public PullMessageProcessor(BrokerContext broker, PullHoldService holds, boolean holdsCaughtUpPullsAtOnce) {
         this.broker = broker;
         this.holds = holds;
+        this.holdsCaughtUpPullsAtOnce = holdsCaughtUpPullsAtOnce;
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -73,8 +76,29 @@ public final class PullMessageProcessor {
             broker.offsets().commit(pull.consumerGroup(), pull.topic(), pull.queueId(), pull.commitOffset());
         }
         Promise<RemotingCommand> reply = Promise.promise();
-        readAndAnswer(request, pull, filter, pull.isSuspend(), reply);
+        HeldPull held = pull.isSuspend() && isCaughtUp(pull) ? heldPull(request, pull, filter, reply) : null;
+        if (held != null) {
+            // What a read would find (OFFSET_OVERFLOW_ONE: PULL_NOT_FOUND, held); if it cannot be held, read after all.
+            holds.holdOrAnswer(held, () -> readAndAnswer(request, pull, filter, false, reply));
+        } else {
+            readAndAnswer(request, pull, filter, pull.isSuspend(), reply);
+        }
         return reply.future();
+    }
+
+    /**
+     * The pull asks for its queue's max offset (in memory, no file access): the consumer has read everything, as
+     * every pull after a live answer does, so a read would find nothing and the pull would be held. Holding it here
+     * saves the trip to a reader thread and back (two thread hand-offs per delivered message when consumers keep up);
+     * a message dispatched meanwhile still wakes it (the hold re-checks the max offset). Not on a slave, whose empty
+     * answers may send the consumer back to its master.
+     */
+    private boolean isCaughtUp(PullRequest pull) {
+        if (!holdsCaughtUpPullsAtOnce || broker.replication().isSlave()) {
+            return false;
+        }
+        long maxOffset = broker.store().store().getMaxOffsetInQueue(pull.topic(), pull.queueId());
+        return maxOffset > 0 && pull.queueOffset() == maxOffset;
     }
 
     private void readAndAnswer(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
