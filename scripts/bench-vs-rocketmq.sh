@@ -5,7 +5,10 @@
 # (benchmark/load MessageLoadBench, 1 KiB messages). One server pair at a time: start its NameServer, start its
 # broker and time it to ready (start -> first NameServer lookup that routes TBW102 to it), then the phases, each a
 # fresh load-tool JVM on a new topic with 8 queues:
-#   warm   async send + concurrent consumer, WARMUP_COUNT messages (JIT, connections, page cache; not reported)
+#   warm   async send + concurrent consumer, WARMUP_COUNT messages (JIT, connections, page cache; not reported),
+#          then WARMUP_COUNT more drained as a backlog (phase "warmdrain", run with warm): without it the measured
+#          drain was the broker's first, and its JIT compiler took about half the broker's CPU during it
+#          (benchmark/RESULTS.md, "Consume path"), so the drain timed the compiler more than the pull path
 #   sync   sync send from SYNC_THREADS threads, COUNT messages (after a 5,000-message in-process client warm-up)
 #   async  async send with ASYNC_WINDOW in flight, COUNT messages; then a push consumer drains them as a backlog:
 #          the consume throughput, and lost / duplicated counts
@@ -192,7 +195,9 @@ start_slave() {
 phase() {
     local round="$1" label="$2" name="$3" namesrv="$4"
     shift 4
-    [[ " $PHASES " == *" $name "* ]] || return 0
+    local gate="$name"
+    [[ "$name" == warmdrain ]] && gate=warm
+    [[ " $PHASES " == *" $gate "* ]] || return 0
     log "$label: phase $name"
     local out="$WORK/$label-$round-$name.out"
     run_tool "$out" io.vrmq.load.MessageLoadBench --namesrv "$namesrv" --label "$label" --topic "Bench_${name}" \
@@ -216,6 +221,8 @@ bench() {
     start_slave "$label" "$namesrv" "$dir"
     phase "$round" "$label" warm "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
         --count "$WARMUP_COUNT" --consume concurrent
+    phase "$round" "$label" warmdrain "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" \
+        --count "$WARMUP_COUNT" --consume after
     phase "$round" "$label" sync "$namesrv" --mode sync --threads "$SYNC_THREADS" --count "$COUNT" \
         --warmup-count "$CLIENT_WARMUP_COUNT"
     phase "$round" "$label" async "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$COUNT" \
