@@ -73,9 +73,9 @@ public record StoreConfig(
 
     /** Bytes of one ConsumeQueue entry; file sizes must be a multiple of it. */
     public static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
-    /** Record header, both hosts IPv6, topic and properties lengths, without body, topic or properties. */
     /** 1,000,000 seeded queues hold at least 15 MB of live bounds: far past any sensible reserved offsets file. */
     static final int MAX_SEEDED_QUEUES = 1_000_000;
+    /** Record header, both hosts IPv6, topic and properties lengths, without body, topic or properties. */
     static final int MAX_RECORD_FIXED_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 20 + 8 + 20 + 4 + 8 + 4 + 2 + 2;
     /** The blank filler that ends a segment needs this much room after the last record. */
     static final int SEGMENT_END_RESERVE_BYTES = 8;
