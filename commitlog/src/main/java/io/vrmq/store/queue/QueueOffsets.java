@@ -42,9 +42,13 @@ public final class QueueOffsets {
         counter[0] = Math.max(counter[0], nextOffset);
     }
 
-    /** Forgets every counter (before a rebuild). Writer only. */
-    public void clear() {
-        next.clear();
+    /**
+     * Sets every counter to 0 (before a rebuild, which then seeds and raises them): the queues stay known, so queues
+     * declared before a role switch or a truncation still share the first bound write after it. For offsets this is
+     * the same as forgetting them (a queue without a counter starts at 0 too). Writer only.
+     */
+    public void resetAll() {
+        next.values().forEach(byId -> byId.values().forEach(counter -> counter[0] = 0));
     }
 
     /** The next offset of a queue without creating it: 0 when unknown. Writer only. */
