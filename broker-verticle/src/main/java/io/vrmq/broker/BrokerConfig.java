@@ -106,6 +106,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             Map.entry("accessMessageInMemoryMaxRatio", json.getInteger("accessMessageInMemoryMaxRatio")),
             Map.entry("renewReservedOffsetsAhead", json.containsKey("renewReservedOffsetsAhead")
                 ? json.getValue("renewReservedOffsetsAhead") : Boolean.TRUE),
+            Map.entry("reservedOffsetSeedMaxQueues", json.getInteger("reservedOffsetSeedMaxQueues", 20_000)),
             Map.entry("storeHost", storeHost));
     }
 

@@ -42,6 +42,7 @@ import io.vrmq.broker.role.RoleState;
 import io.vrmq.broker.schedule.DelayOffsetFile;
 import io.vrmq.broker.store.ScheduleTagsCode;
 import io.vrmq.broker.store.StoreAccess;
+import io.vrmq.broker.store.StoreQueueDeclarer;
 import io.vrmq.broker.topic.SystemTopics;
 import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.json.RemotingJson;
@@ -195,8 +196,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 opened.store().setDispatchListener(dispatchListener);
                 storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads(),
                     hotPath.appendsPerWriterTurn());
-                return steps.run("wiring the broker", () -> wire(opened, json, delayLevels, identity, role, topics,
-                    groups, offsets, clients, metrics, popConfig, isControllerMode));
+                return steps.run("telling the store of the topics' queues", () -> declareQueues(topics))
+                    .compose(declared -> steps.run("wiring the broker", () -> wire(opened, json, delayLevels,
+                        identity, role, topics, groups, offsets, clients, metrics, popConfig, isControllerMode)));
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
@@ -209,6 +211,16 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 return Future.<Void>succeededFuture();
             }))
             .recover(this::releaseAfterFailedStart);
+    }
+
+    /**
+     * The store learns every configured queue before the first send (one forced reserved-offset write covers them
+     * all), and each topic created or changed from now on (system topics in {@link #wire} included).
+     */
+    private Future<Integer> declareQueues(TopicConfigTable topics) {
+        StoreQueueDeclarer declarer = new StoreQueueDeclarer(storeAccess);
+        topics.onChange(declarer::declare);
+        return declarer.declareAll(topics.all());
     }
 
     /** Builds the broker context and what hangs off it, then listens on listenPort and the fast channel. */

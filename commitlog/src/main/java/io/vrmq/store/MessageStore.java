@@ -12,6 +12,7 @@ import io.vrmq.store.queue.ReservedOffsets;
 import io.vrmq.store.segment.SegmentedLog;
 import java.nio.ByteBuffer;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.function.LongConsumer;
 import org.slf4j.Logger;
@@ -162,6 +163,19 @@ public final class MessageStore implements AutoCloseable {
      */
     public AppendResult appendBatch(List<MessageToStore> messages) {
         return writer.appendBatch(messages);
+    }
+
+    /**
+     * Tells the store which queues exist ({@code queueCounts}: topic to queue count, queues 0 .. count - 1), before
+     * their first messages: the broker's topic table at start, and a topic when it is created or its queue count
+     * grows. Under ASYNC_FLUSH their first reserved bounds are then written together (one forced write for all,
+     * at the first write since the open, or ahead on {@code vrmq-store-reserver}) instead of one forced write at
+     * each queue's first append. A queue the store knows keeps its next offset (never lowered); at most
+     * {@code reservedOffsetSeedMaxQueues} queues are known in all. Ignored on a replica. Returns the queues made
+     * known. Writer thread only, like append.
+     */
+    public int declareQueues(Map<String, Integer> queueCounts) {
+        return writer.declareQueues(queueCounts);
     }
 
     /**

@@ -25,7 +25,7 @@ final class QueueOffsetsRebuild {
      */
     static QueueOffsets rebuild(CommitLog commitLog, ConsumeQueueTable queues, long dispatchedOffset,
                                 QueueOffsets into) {
-        into.clear();
+        into.resetAll();
         for (ConsumeQueue queue : queues.all()) {
             into.seed(queue.topic(), queue.queueId(), queue.maxOffset());
         }

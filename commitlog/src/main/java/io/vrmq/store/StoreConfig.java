@@ -38,6 +38,12 @@ import java.util.Map;
  *                                    store's reserver thread, so the writer does not wait for that force (ours,
  *                                    default true; false: the writer writes every renewal when the queue reaches its
  *                                    bound, as before)
+ * @param reservedOffsetSeedMaxQueues ASYNC_FLUSH: most queues the store knows ahead of their first message (the
+ *                                    broker's topic table), so that one forced bound covers them all; counted with
+ *                                    every queue the store knows. Each costs a live bound in the reserved offsets
+ *                                    file (about 14 bytes + topic name): keep the total well below
+ *                                    reservedOffsetFileMaxBytes. 0: none, every queue's first append writes its own
+ *                                    bound (ours)
  */
 public record StoreConfig(
         Path storePathRootDir,
@@ -62,10 +68,13 @@ public record StoreConfig(
         int accessMessageInMemoryMaxRatio,
         long reservedOffsetBlockMax,
         long reservedOffsetFileMaxBytes,
-        boolean renewReservedOffsetsAhead) {
+        boolean renewReservedOffsetsAhead,
+        int reservedOffsetSeedMaxQueues) {
 
     /** Bytes of one ConsumeQueue entry; file sizes must be a multiple of it. */
     public static final int CONSUME_QUEUE_ENTRY_BYTES = 20;
+    /** 1,000,000 seeded queues hold at least 15 MB of live bounds: far past any sensible reserved offsets file. */
+    static final int MAX_SEEDED_QUEUES = 1_000_000;
     /** Record header, both hosts IPv6, topic and properties lengths, without body, topic or properties. */
     static final int MAX_RECORD_FIXED_BYTES = 4 + 4 + 4 + 4 + 4 + 8 + 8 + 4 + 8 + 20 + 8 + 20 + 4 + 8 + 4 + 2 + 2;
     /** The blank filler that ends a segment needs this much room after the last record. */
@@ -111,6 +120,8 @@ public record StoreConfig(
                 reservedOffsetBlockMax);
         require(reservedOffsetFileMaxBytes >= 64 * 1024 && reservedOffsetFileMaxBytes <= 1L << 30,
                 "reservedOffsetFileMaxBytes (64 KiB..1 GiB)", reservedOffsetFileMaxBytes);
+        require(reservedOffsetSeedMaxQueues >= 0 && reservedOffsetSeedMaxQueues <= MAX_SEEDED_QUEUES,
+                "reservedOffsetSeedMaxQueues (0.." + MAX_SEEDED_QUEUES + ")", reservedOffsetSeedMaxQueues);
     }
 
     /** RocketMQ's defaults, rooted at {@code root}, store host 127.0.0.1:10911. */
@@ -147,7 +158,8 @@ public record StoreConfig(
                 v.integer("accessMessageInMemoryMaxRatio", 40),
                 v.longValue("reservedOffsetBlockMax", 65_536),
                 v.longValue("reservedOffsetFileMaxBytes", 4L * 1024 * 1024),
-                v.bool("renewReservedOffsetsAhead", true));
+                v.bool("renewReservedOffsetsAhead", true),
+                v.integer("reservedOffsetSeedMaxQueues", 20_000));
     }
 
     /** A copy with one value replaced by name, for tests and overrides; same validation. */
@@ -183,6 +195,7 @@ public record StoreConfig(
         m.put("reservedOffsetBlockMax", reservedOffsetBlockMax);
         m.put("reservedOffsetFileMaxBytes", reservedOffsetFileMaxBytes);
         m.put("renewReservedOffsetsAhead", renewReservedOffsetsAhead);
+        m.put("reservedOffsetSeedMaxQueues", reservedOffsetSeedMaxQueues);
         return m;
     }
 

@@ -9,7 +9,9 @@ import io.vrmq.store.queue.ReservedOffsets;
 import java.io.UncheckedIOException;
 import java.time.InstantSource;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -150,6 +152,37 @@ final class StoreWriter {
             return placed.isOk() ? placed.withDurability(durableAfterPlacing(endOffset(placed))) : placed;
         } catch (RejectedMessageException e) {
             return AppendResult.rejected(e.status(), e.getMessage());
+        } finally {
+            gate.exit();
+        }
+    }
+
+    /**
+     * Makes queues 0 .. count - 1 of each topic known (a counter at 0 where none exists; existing counters are left
+     * alone), at most {@code reservedOffsetSeedMaxQueues} known queues in all, and under ASYNC_FLUSH has the new ones
+     * covered by one forced bound ahead of their first appends. Returns the queues made known. Writer.
+     */
+    int declareQueues(Map<String, Integer> queueCounts) {
+        gate.enter();
+        try {
+            if (gate.isStopped() || gate.writer() == WriteGate.Writer.REPLICATION) {
+                return 0;   // a replica's offsets come from its master
+            }
+            int room = config.reservedOffsetSeedMaxQueues() - queueOffsets.queueCount();
+            Map<String, List<Integer>> added = new HashMap<>();
+            int addedCount = 0;
+            for (Map.Entry<String, Integer> topic : queueCounts.entrySet()) {
+                for (int queueId = 0; queueId < topic.getValue() && addedCount < room; queueId++) {
+                    if (queueOffsets.addIfAbsent(topic.getKey(), queueId)) {
+                        added.computeIfAbsent(topic.getKey(), t -> new ArrayList<>()).add(queueId);
+                        addedCount++;
+                    }
+                }
+            }
+            if (reservesOffsets && addedCount > 0) {
+                reservedOffsets.coverAhead(added);
+            }
+            return addedCount;
         } finally {
             gate.exit();
         }

@@ -8,6 +8,7 @@ import io.vrmq.store.queue.ReservedOffsetsFile;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -59,6 +60,34 @@ class ReservedOffsetsRecoveryTest {
             store.switchToOwnAppends();
             assertEquals(COUNT, store.append(TestStores.message(TOPIC, 0, COUNT, "t")).queueOffset(),
                     "after a truncation the offsets above the kept records are free again");
+        }
+    }
+
+    /** The broker declares its topics after the open: a recovered counter and the crash's bound stay as they were. */
+    @Test
+    void declaringTheQueuesAfterACrashNeverLowersARecoveredCounter(@TempDir Path dir) throws Exception {
+        long bound = crashWithBounds(dir);
+        try (MessageStore store = MessageStore.open(TestStores.config(dir))) {
+            int declared = store.declareQueues(Map.of(TOPIC, 8));
+            assertEquals(bound, store.append(TestStores.message(TOPIC, 0, COUNT, "t")).queueOffset());
+            assertEquals(0, store.append(TestStores.message(TOPIC, 1, 0, "t")).queueOffset());
+            assertEquals(7, declared, "queues 1 to 7 are new, queue 0 is known");
+        }
+    }
+
+    @Test
+    void declaringTheQueuesAfterACleanRestartKeepsTheirOffsetsAndStopsAtTheLimit(@TempDir Path dir) {
+        StoreConfig config = TestStores.config(dir).with("reservedOffsetSeedMaxQueues", 5);
+        try (MessageStore store = MessageStore.open(config)) {
+            for (int i = 0; i < COUNT; i++) {
+                store.append(TestStores.message(TOPIC, 0, i, "t"));
+            }
+        }
+        try (MessageStore store = MessageStore.open(config)) {
+            assertEquals(4, store.declareQueues(Map.of(TOPIC, 8)), "5 known queues at most, queue 0 among them");
+            assertEquals(0, store.declareQueues(Map.of("Other", 8)));
+            assertEquals(COUNT, store.append(TestStores.message(TOPIC, 0, COUNT, "t")).queueOffset());
+            assertEquals(0, store.append(TestStores.message(TOPIC, 7, 0, "t")).queueOffset(), "beyond the limit");
         }
     }
 

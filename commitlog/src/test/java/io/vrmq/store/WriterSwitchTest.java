@@ -4,9 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.vrmq.store.queue.ReservedOffsetsFile;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -44,6 +47,20 @@ class WriterSwitchTest {
             ReplicaFixture.replicateAll(master, store, new Random(2));
             ReplicationTest.assertSameCommitLog(master, store);
             ReplicationTest.assertSameQueues(master, store);
+        }
+    }
+
+    /** Queues declared while fenced are still known after the switch: the first append covers all of them. */
+    @Test
+    void queuesDeclaredBeforeASwitchToOwnAppendsShareItsFirstBoundWrite(@TempDir Path storeDir) {
+        try (MessageStore store = MessageStore.open(TestStores.config(storeDir))) {
+            assertEquals(8, store.declareQueues(Map.of("Declared", 8)));
+            store.switchToReplica();
+            store.switchToOwnAppends();
+            assertEquals(0, store.append(ReplicaFixture.message("Declared", 3, 0, "t", 40)).queueOffset());
+            Map<String, Map<Integer, Long>> bounds = ReservedOffsetsFile.read(storeDir.resolve(
+                    ReservedOffsetsFile.FILE_NAME)).bounds();
+            assertEquals(Set.of(0, 1, 2, 3, 4, 5, 6, 7), bounds.get("Declared").keySet());
         }
     }
 

@@ -10,16 +10,18 @@ import io.vrmq.remoting.json.RemotingJson;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
  * The broker's topic configurations with their data version, persisted to {@code config/topics.json} in RocketMQ's
- * form. Every change bumps the version, persists, and tells the listener (which registers with the NameServers at
- * once). Thread-safe: a concurrent map; changes are serialised by {@code synchronized} so that version and table move
- * together.
+ * form. Every change bumps the version, persists, and tells the listeners (the store learns the topic's queues; the
+ * registrar registers it with the NameServers at once). Thread-safe: a concurrent map; changes are serialised by
+ * {@code synchronized} so that version and table move together.
  */
 public final class TopicConfigTable {
     private static final Logger log = LoggerFactory.getLogger(TopicConfigTable.class);
@@ -28,8 +30,7 @@ public final class TopicConfigTable {
     private final JsonFile file;
     private final RemotingJson json;
     private volatile DataVersion dataVersion = DataVersion.initial(System.currentTimeMillis());
-    private volatile Consumer<TopicConfig> changeListener = topic -> {
-    };
+    private final List<Consumer<TopicConfig>> changeListeners = new CopyOnWriteArrayList<>();
 
     public TopicConfigTable(JsonFile file, RemotingJson json) {
         this.file = file;
@@ -50,9 +51,12 @@ public final class TopicConfigTable {
         });
     }
 
-    /** Called after a topic is created or changed; set once at start-up. */
+    /**
+     * Adds a listener called, on the changing thread (often an event loop: it must not block), after a topic is
+     * created or changed; in the order added. Listeners are added at start-up.
+     */
     public void onChange(Consumer<TopicConfig> listener) {
-        this.changeListener = listener;
+        changeListeners.add(listener);
     }
 
     public TopicConfig get(String topic) {
@@ -87,7 +91,7 @@ public final class TopicConfigTable {
             dataVersion = dataVersion.next(System.currentTimeMillis());
             log.info("topic {}: {}", old == null ? "created" : "updated", topic);
         }
-        changeListener.accept(topic);
+        changeListeners.forEach(listener -> listener.accept(topic));
         return persist();
     }
 

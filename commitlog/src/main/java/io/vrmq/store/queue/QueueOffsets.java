@@ -18,15 +18,37 @@ public final class QueueOffsets {
         counter(topic, queueId)[0] = nextOffset;
     }
 
+    /**
+     * Makes a queue known at next offset 0 when it has no counter yet; a counter that exists (recovered, raised to a
+     * reserved bound, or advanced by appends) is left as it is. True when the counter was created. Writer only.
+     */
+    public boolean addIfAbsent(String topic, int queueId) {
+        Map<Integer, long[]> byId = next.computeIfAbsent(topic, t -> new ConcurrentHashMap<>());
+        return !byId.containsKey(queueId) && byId.putIfAbsent(queueId, new long[1]) == null;
+    }
+
+    /** Queues with a counter. Writer only. */
+    public int queueCount() {
+        int count = 0;
+        for (Map<Integer, long[]> byId : next.values()) {
+            count += byId.size();
+        }
+        return count;
+    }
+
     /** Raises the next offset of a queue to at least {@code nextOffset} (a rebuild). Writer only. */
     public void raise(String topic, int queueId, long nextOffset) {
         long[] counter = counter(topic, queueId);
         counter[0] = Math.max(counter[0], nextOffset);
     }
 
-    /** Forgets every counter (before a rebuild). Writer only. */
-    public void clear() {
-        next.clear();
+    /**
+     * Sets every counter to 0 (before a rebuild, which then seeds and raises them): the queues stay known, so queues
+     * declared before a role switch or a truncation still share the first bound write after it. For offsets this is
+     * the same as forgetting them (a queue without a counter starts at 0 too). Writer only.
+     */
+    public void resetAll() {
+        next.values().forEach(byId -> byId.values().forEach(counter -> counter[0] = 0));
     }
 
     /** The next offset of a queue without creating it: 0 when unknown. Writer only. */

@@ -31,7 +31,10 @@ import org.slf4j.LoggerFactory;
  * large (down to {@link #INITIAL_BLOCK}): busy queues rewrite rarely, and the gap a crash leaves in quiet queues
  * stays small. Without a renewer (below), every write also renews the other queues that used more than three
  * quarters of their block, so many busy queues share one force; the first write after the open covers every queue
- * the store knows, so a restarted broker's queues do not each wait for a force of their own. Why an append-only log: one small write and one force per renewal; the log is
+ * the store knows - the recovered ones and those the broker declared from its topic table before serving - so
+ * neither a restarted broker's queues nor a new broker's configured ones each wait for a force of their own. Queues
+ * declared later (a topic created or grown at runtime) get their first bounds ahead, in one write for all
+ * ({@link #coverAhead}). Why an append-only log: one small write and one force per renewal; the log is
  * compacted (rewritten atomically) at open and whenever it would pass {@code reservedOffsetFileMaxBytes}.
  *
  * <p>After a clean shutdown every offset handed out is in the forced ConsumeQueues, so bounds are not needed: close
@@ -52,10 +55,10 @@ import org.slf4j.LoggerFactory;
  * mode, so a store switched from ASYNC_FLUSH to SYNC_FLUSH across a crash still skips them. A truncation or a
  * switch to replication {@link #forgetAll forgets} them: the new master assigns those offsets.
  *
- * <p>Threads: {@link #cover} on the writer; {@link #removeTopic} from any thread (topic deletion); every write (the
- * writer's, the renewer's, a removal's, {@link #forgetAll}) is synchronised, and a renewal whose queue was forgotten
- * meanwhile writes nothing. Open on the opening thread; {@link #recovered} from any thread; {@link #close} once, by
- * the store's close.
+ * <p>Threads: {@link #cover} and {@link #coverAhead} on the writer; {@link #removeTopic} from any thread (topic
+ * deletion); every write (the writer's, the renewer's, a removal's, {@link #forgetAll}) is synchronised, and a
+ * renewal whose queue was forgotten meanwhile writes nothing. Open on the opening thread; {@link #recovered} from any
+ * thread; {@link #close} once, by the store's close.
  */
 public final class ReservedOffsets {
     /** Block of a queue's first reservation. */
@@ -174,6 +177,48 @@ public final class ReservedOffsets {
                 && reservation.isRenewalAsked.compareAndSet(false, true)) {
             reservation.askedAtBound = reservation.bound;
             askRenewal(reservation);
+        }
+    }
+
+    /**
+     * Queues the store was just told of (the broker's topic table) whose counters were just created at next offset
+     * 0, so none of their offsets was handed out: their first bounds are written before their first appends need
+     * them. Until the first write since the open (or {@link #forgetAll}) nothing is written here: that write covers
+     * every known queue, these included. After it, one forced record covers them all: on the renewer thread when
+     * there is one (an append that comes before it writes its queue's bound itself, as it would without this), else
+     * now. Writer.
+     */
+    public void coverAhead(Map<String, List<Integer>> queueIdsByTopic) {
+        List<Reservation> fresh = new ArrayList<>();
+        synchronized (this) {
+            if (!hasCoveredKnownQueues) {
+                return;
+            }
+            queueIdsByTopic.forEach((topic, queueIds) -> queueIds.forEach(queueId -> {
+                Reservation reservation = reservation(topic, queueId);
+                if (reservation.bound == 0) {
+                    fresh.add(reservation);
+                }
+            }));
+            if (renewer == null && !fresh.isEmpty()) {
+                writeFirstBounds(fresh);
+                return;
+            }
+        }
+        boolean isAsked = false;
+        for (Reservation reservation : fresh) {
+            if (reservation.isRenewalAsked.compareAndSet(false, true)) {
+                reservation.askedAtBound = 0;   // the renewer writes 0 + block unless the writer got there first
+                renewalsAsked.add(reservation);
+                isAsked = true;
+            }
+        }
+        if (isAsked) {
+            try {
+                renewer.execute(this::writeAskedRenewals);
+            } catch (RejectedExecutionException closed) {
+                fresh.forEach(reservation -> reservation.isRenewalAsked.set(false));   // closing: the writer covers
+            }
         }
     }
 
@@ -312,6 +357,20 @@ public final class ReservedOffsets {
                 entries.add(new ReservedOffsetsFile.Entry(otherTopic, otherId, next + other.block));
             }
         });
+    }
+
+    /** One forced record with the first bound of each queue (next offset 0, bound 0). Under the lock. */
+    private void writeFirstBounds(List<Reservation> fresh) {
+        long nowMs = clock.millis();
+        List<ReservedOffsetsFile.Entry> entries = new ArrayList<>(fresh.size());
+        for (Reservation reservation : fresh) {
+            entries.add(new ReservedOffsetsFile.Entry(reservation.topic, reservation.queueId, reservation.block));
+        }
+        write(entries);   // forced before any offset it covers is handed out
+        for (Reservation reservation : fresh) {
+            reservation.bound = reservation.block;
+            reservation.reservedAtMs = nowMs;
+        }
     }
 
     /**

@@ -10,6 +10,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -116,6 +118,109 @@ class ReservedOffsetsTest {
                 .recovered();
         for (int queueId = 0; queueId < queues; queueId++) {
             assertTrue(read.get("T" + queueId % 10).get(queueId) >= 8, "queue " + queueId + " lost its bound");
+        }
+    }
+
+    /**
+     * A new broker's configured topics: queues the store was told of but that were never written get their first
+     * appends with one forced write (the first write covers them), not one each.
+     */
+    @Test
+    void queuesDeclaredBeforeTheFirstWriteGetTheirFirstAppendsWithOneForcedWrite(@TempDir Path dir) {
+        ReservedOffsets reserved = ReservedOffsets.open(dir.resolve("r"), true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        int queues = 1_000;
+        for (int queueId = 0; queueId < queues; queueId++) {
+            assertTrue(next.addIfAbsent("T" + queueId % 10, queueId));   // as MessageStore.declareQueues does
+        }
+        takeOneOffsetInEach(reserved, next, queues);
+        assertEquals(1, reserved.writeCount(), "one write for the first append of every declared queue");
+        reserved.close();
+    }
+
+    /** A topic created at runtime: its queues' first bounds come ahead of their first appends, in one write. */
+    @Test
+    void queuesDeclaredAfterTheFirstWriteAreCoveredAheadByTheRenewerInOneWrite(@TempDir Path dir) throws Exception {
+        Path path = dir.resolve("r");
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        reserved.cover("Busy", 0, next.take("Busy", 0, 1) + 1, next);
+        int queues = 1_000;
+        declare(reserved, next, queues);
+        awaitBoundAbove(reserved, "T9", queues - 1, 0);
+        assertEquals(2, reserved.writeCount(), "the first write, then one write ahead for every declared queue");
+        takeOneOffsetInEach(reserved, next, queues);
+        assertEquals(2, reserved.writeCount(), "no first append waited for a write of its own");
+        reserved.close();
+        Map<String, Map<Integer, Long>> read = ReservedOffsets.open(path, false, BLOCK_MAX, FILE_MAX_BYTES, clock)
+                .recovered();
+        for (int queueId = 0; queueId < queues; queueId++) {
+            assertTrue(read.get("T" + queueId % 10).get(queueId) >= 1, "queue " + queueId + " has no bound");
+        }
+    }
+
+    /** Without a renewer the writer writes the declared queues' first bounds at once, still in one write. */
+    @Test
+    void withoutARenewerQueuesDeclaredAfterTheFirstWriteAreCoveredAtOnceInOneWrite(@TempDir Path dir) {
+        ReservedOffsets reserved = ReservedOffsets.open(dir.resolve("r"), true, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        QueueOffsets next = new QueueOffsets();
+        reserved.cover("Busy", 0, next.take("Busy", 0, 1) + 1, next);
+        int queues = 1_000;
+        declare(reserved, next, queues);
+        assertEquals(2, reserved.writeCount());
+        takeOneOffsetInEach(reserved, next, queues);
+        assertEquals(2, reserved.writeCount(), "no first append waited for a write of its own");
+    }
+
+    /** Declaring a queue that has a counter (recovered, raised to a bound) changes neither counter nor bound. */
+    @Test
+    void declaringAKnownQueueLeavesItsCounterAndBoundAlone(@TempDir Path dir) {
+        ReservedOffsets reserved = ReservedOffsets.open(dir.resolve("r"), true, BLOCK_MAX, FILE_MAX_BYTES, clock);
+        QueueOffsets next = new QueueOffsets();
+        next.seed("T", 0, 500);   // as recovery leaves it after a crash, raised to the bound read
+        reserved.cover("Busy", 0, next.take("Busy", 0, 1) + 1, next);
+        long bound = reserved.bound("T", 0);
+        assertFalse(next.addIfAbsent("T", 0));
+        reserved.coverAhead(Map.of("T", List.of(0)));
+        assertEquals(500, next.peek("T", 0), "a recovered counter is never lowered");
+        assertEquals(bound, reserved.bound("T", 0));
+        assertTrue(bound > 500);
+    }
+
+    @Test
+    void aTopicDeletedBeforeTheRenewerCoversItsDeclaredQueuesKeepsNoBound(@TempDir Path dir) {
+        Path path = dir.resolve("r");
+        ReservedOffsets reserved = ReservedOffsets.open(path, true, BLOCK_MAX, FILE_MAX_BYTES, clock, true);
+        QueueOffsets next = new QueueOffsets();
+        reserved.cover("Busy", 0, next.take("Busy", 0, 1) + 1, next);
+        next.addIfAbsent("Gone", 0);
+        reserved.coverAhead(Map.of("Gone", List.of(0)));
+        reserved.removeTopic("Gone");   // the renewal asked above may still be waiting for the renewer
+        reserved.close();
+        assertEquals(0, reserved.bound("Gone", 0));
+        Map<String, Map<Integer, Long>> read = ReservedOffsetsFile.read(path).bounds();
+        assertFalse(read.containsKey("Gone") && read.get("Gone").containsKey(0), "bounds read: " + read);
+    }
+
+    /** Queues 0 .. count - 1, topics T0 .. T9, declared as MessageStore.declareQueues does (new counters only). */
+    private static void declare(ReservedOffsets reserved, QueueOffsets next, int queues) {
+        Map<String, List<Integer>> added = new HashMap<>();
+        for (int queueId = 0; queueId < queues; queueId++) {
+            String topic = "T" + queueId % 10;
+            assertTrue(next.addIfAbsent(topic, queueId));
+            added.computeIfAbsent(topic, t -> new ArrayList<>()).add(queueId);
+        }
+        reserved.coverAhead(added);
+    }
+
+    /** The first append of each of the queues {@link #declare} names, each below its bound. */
+    private static void takeOneOffsetInEach(ReservedOffsets reserved, QueueOffsets next, int queues) {
+        for (int queueId = 0; queueId < queues; queueId++) {
+            String topic = "T" + queueId % 10;
+            long offset = next.take(topic, queueId, 1);
+            assertEquals(0, offset);
+            reserved.cover(topic, queueId, offset + 1, next);
+            assertTrue(offset < reserved.bound(topic, queueId), "offset " + offset + " not below its bound");
         }
     }
 
