@@ -24,8 +24,12 @@ import java.util.Set;
 final class JsonHeaderFieldTable extends AbstractMap<String, String> {
     /** {@link #plainDecimalAt}'s answer for a value that is not a plain decimal: parse the text instead. */
     static final long NOT_PLAIN = Long.MIN_VALUE;
-    /** Per field, in {@link #spans}: key start, key length, value start, value length | flags. */
-    private static final int INTS_PER_FIELD = 4;
+    /**
+     * Per field, in {@link #spans}: the key's {@link String#hashCode} (a look-up compares ints, not characters: the
+     * send header's keys are all one letter long), where the key and the value lie, the value's length | flags.
+     */
+    private static final int KEY_HASH = 0, KEY_START = 1, KEY_LENGTH = 2, VALUE_START = 3, VALUE_LENGTH = 4;
+    private static final int INTS_PER_FIELD = 5;
     /** Flags beside a value's length (a header is at most 2^24 bytes): it holds escapes, non-ASCII UTF-8. */
     private static final int ESCAPED = 1 << 31;
     private static final int NON_ASCII = 1 << 30;
@@ -61,17 +65,19 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         /** False when the key is already there: a duplicate key is left to the general decoder. */
         boolean add(int keyStart, int keyLength, int valueStart, int valueLength, boolean isEscaped,
                     boolean isNonAscii) {
-            if (indexOf(bytes, spans, fieldCount, keyStart, keyLength) >= 0) {
+            int keyHash = hashOf(bytes, keyStart, keyLength);
+            if (indexOf(bytes, spans, fieldCount, keyHash, keyStart, keyLength) >= 0) {
                 return false;
             }
             int at = fieldCount * INTS_PER_FIELD;
             if (at == spans.length) {
                 spans = Arrays.copyOf(spans, spans.length * 2);
             }
-            spans[at] = keyStart;
-            spans[at + 1] = keyLength;
-            spans[at + 2] = valueStart;
-            spans[at + 3] = valueLength | (isEscaped ? ESCAPED : 0) | (isNonAscii ? NON_ASCII : 0);
+            spans[at + KEY_HASH] = keyHash;
+            spans[at + KEY_START] = keyStart;
+            spans[at + KEY_LENGTH] = keyLength;
+            spans[at + VALUE_START] = valueStart;
+            spans[at + VALUE_LENGTH] = valueLength | (isEscaped ? ESCAPED : 0) | (isNonAscii ? NON_ASCII : 0);
             fieldCount++;
             return true;
         }
@@ -83,10 +89,12 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
 
     /** The field's index, or -1. */
     int indexOf(String name) {
+        int hash = name.hashCode();
         int length = name.length();
         for (int index = 0; index < fieldCount; index++) {
             int at = index * INTS_PER_FIELD;
-            if (spans[at + 1] == length && keyEquals(spans[at], name)) {
+            if (spans[at + KEY_HASH] == hash && spans[at + KEY_LENGTH] == length
+                && keyEquals(spans[at + KEY_START], name)) {
                 return index;
             }
         }
@@ -97,8 +105,8 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         String value = values[index];
         if (value == null) {
             int at = index * INTS_PER_FIELD;
-            int lengthAndFlags = spans[at + 3];
-            value = JsonHeaderScanner.text(bytes, spans[at + 2], lengthAndFlags & ~FLAGS,
+            int lengthAndFlags = spans[at + VALUE_LENGTH];
+            value = JsonStringText.of(bytes, spans[at + VALUE_START], lengthAndFlags & ~FLAGS,
                 (lengthAndFlags & ESCAPED) != 0, (lengthAndFlags & NON_ASCII) != 0);
             values[index] = value;
         }
@@ -112,11 +120,11 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
      */
     long plainDecimalAt(int index) {
         int at = index * INTS_PER_FIELD;
-        if ((spans[at + 3] & FLAGS) != 0) {
+        if ((spans[at + VALUE_LENGTH] & FLAGS) != 0) {
             return NOT_PLAIN;
         }
-        int position = spans[at + 2];
-        int end = position + spans[at + 3];
+        int position = spans[at + VALUE_START];
+        int end = position + spans[at + VALUE_LENGTH];
         boolean isNegative = position < end && bytes[position] == '-';
         if (isNegative) {
             position++;
@@ -139,8 +147,8 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
     /** Whether the value is exactly the ASCII {@code text} as written, without escapes (the send path's flags). */
     boolean isPlainText(int index, String text) {
         int at = index * INTS_PER_FIELD;
-        int start = spans[at + 2];
-        if (spans[at + 3] != text.length()) {
+        int start = spans[at + VALUE_START];
+        if (spans[at + VALUE_LENGTH] != text.length()) {
             return false;
         }
         for (int offset = 0; offset < text.length(); offset++) {
@@ -182,8 +190,8 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
 
     private String keyAt(int index) {
         int at = index * INTS_PER_FIELD;
-        int start = spans[at];
-        int length = spans[at + 1];
+        int start = spans[at + KEY_START];
+        int length = spans[at + KEY_LENGTH];
         return length == 1 ? ONE_CHAR_KEYS[bytes[start]] : new String(bytes, start, length, StandardCharsets.ISO_8859_1);
     }
 
@@ -196,16 +204,34 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         return true;
     }
 
-    private static int indexOf(byte[] bytes, int[] spans, int fieldCount, int keyStart, int keyLength) {
+    private static int indexOf(byte[] bytes, int[] spans, int fieldCount, int keyHash, int keyStart, int keyLength) {
         for (int index = 0; index < fieldCount; index++) {
             int at = index * INTS_PER_FIELD;
-            if (spans[at + 1] == keyLength
-                && Arrays.equals(bytes, spans[at], spans[at] + keyLength, bytes, keyStart,
-                keyStart + keyLength)) {
+            if (spans[at + KEY_HASH] == keyHash && spans[at + KEY_LENGTH] == keyLength
+                && sameBytes(bytes, spans[at + KEY_START], keyStart, keyLength)) {
                 return index;
             }
         }
         return -1;
+    }
+
+    /** {@link String#hashCode} of the ASCII key, from its bytes. */
+    private static int hashOf(byte[] bytes, int start, int length) {
+        int hash = 0;
+        for (int offset = 0; offset < length; offset++) {
+            hash = 31 * hash + bytes[start + offset];
+        }
+        return hash;
+    }
+
+    /** A plain loop: keys are a few bytes, too short for {@link Arrays#equals}' range checks to pay. */
+    private static boolean sameBytes(byte[] bytes, int first, int second, int length) {
+        for (int offset = 0; offset < length; offset++) {
+            if (bytes[first + offset] != bytes[second + offset]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** SEND_MESSAGE_V2's keys are one letter: iterating them needs no new strings. */

@@ -125,7 +125,7 @@ final class JsonHeaderScanner {
         if (!string()) {
             return false;
         }
-        remark = text(bytes, valueStart, position - 1 - valueStart, hasEscape, hasNonAscii);
+        remark = JsonStringText.of(bytes, valueStart, position - 1 - valueStart, hasEscape, hasNonAscii);
         return true;
     }
 
@@ -252,7 +252,7 @@ final class JsonHeaderScanner {
                     return false;
                 }
                 for (int offset = 0; offset < 4; offset++) {
-                    if (Character.digit(bytes[position + offset], 16) < 0) {
+                    if (!isHexDigit(bytes[position + offset])) {
                         return false;
                     }
                 }
@@ -353,6 +353,10 @@ final class JsonHeaderScanner {
         }
     }
 
+    private static boolean isHexDigit(byte next) {
+        return next >= '0' && next <= '9' || next >= 'a' && next <= 'f' || next >= 'A' && next <= 'F';
+    }
+
     private static boolean isWhitespace(byte next) {
         return next == ' ' || next == '\n' || next == '\r' || next == '\t';
     }
@@ -367,53 +371,5 @@ final class JsonHeaderScanner {
             }
         }
         return true;
-    }
-
-    /** The text of a string body that {@link #string} checked. */
-    static String text(byte[] bytes, int start, int length, boolean hasEscape, boolean hasNonAscii) {
-        if (hasEscape) {
-            return unescape(bytes, start, length);
-        }
-        return new String(bytes, start, length, hasNonAscii ? StandardCharsets.UTF_8 : StandardCharsets.ISO_8859_1);
-    }
-
-    private static String unescape(byte[] bytes, int start, int length) {
-        int end = start + length;
-        StringBuilder text = new StringBuilder(length);
-        for (int position = start; position < end; position++) {
-            byte next = bytes[position];
-            if (next < 0) {
-                // A run of UTF-8 up to the next escape: backslashes never occur inside a multi-byte sequence.
-                int runEnd = position + 1;
-                while (runEnd < end && bytes[runEnd] != '\\') {
-                    runEnd++;
-                }
-                text.append(new String(bytes, position, runEnd - position, StandardCharsets.UTF_8));
-                position = runEnd - 1;
-                continue;
-            }
-            if (next != '\\') {
-                text.append((char) next);
-                continue;
-            }
-            char kind = (char) bytes[++position];
-            switch (kind) {
-                case 'b' -> text.append('\b');
-                case 'f' -> text.append('\f');
-                case 'n' -> text.append('\n');
-                case 'r' -> text.append('\r');
-                case 't' -> text.append('\t');
-                case 'u' -> {
-                    int unit = 0;
-                    for (int offset = 1; offset <= 4; offset++) {
-                        unit = unit << 4 | Character.digit(bytes[position + offset], 16);
-                    }
-                    text.append((char) unit);
-                    position += 4;
-                }
-                default -> text.append(kind); // " \ /
-            }
-        }
-        return text.toString();
     }
 }

@@ -254,6 +254,21 @@ class JsonHeaderScannerTest {
     }
 
     @Test
+    void moreFieldsThanTheTableFirstHoldsAreAllKept() {
+        StringBuilder header = new StringBuilder("{\"code\":11,\"extFields\":{");
+        Map<String, String> expected = new HashMap<>();
+        for (int index = 0; index < 100; index++) {
+            header.append(index == 0 ? "" : ",").append("\"key").append(index).append("\":\"").append(index).append('"');
+            expected.put("key" + index, String.valueOf(index));
+        }
+        Buffer frame = frameOf(header.append("}}").toString().getBytes(StandardCharsets.UTF_8));
+
+        assertNotNull(scan(frame));
+        assertEquals(expected, CommandCodec.decode(frame, MAX_HEADER_BYTES).extFields());
+        assertEquals(99, CommandCodec.decode(frame, MAX_HEADER_BYTES).header().requiredInt("key99"));
+    }
+
+    @Test
     void theFieldTableBehavesAsAnUnmodifiableMap() {
         RemotingCommand command = CommandCodec.decode(frameOf(SEND_HEADER.getBytes(StandardCharsets.UTF_8)),
             MAX_HEADER_BYTES);
