@@ -192,7 +192,8 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         int at = index * INTS_PER_FIELD;
         int start = spans[at + KEY_START];
         int length = spans[at + KEY_LENGTH];
-        return length == 1 ? ONE_CHAR_KEYS[bytes[start]] : new String(bytes, start, length, StandardCharsets.ISO_8859_1);
+        return length == 1 ? ONE_CHAR_KEYS[bytes[start]]
+            : new String(bytes, start, length, StandardCharsets.ISO_8859_1);
     }
 
     private boolean keyEquals(int keyStart, String name) {

@@ -10,12 +10,13 @@ import java.nio.charset.StandardCharsets;
  * The JSON header read in place from the frame's bytes, for the shape the official clients write (fastjson in 4.x,
  * fastjson2 in 5.x): one object of {@code code, extFields, flag, language, opaque, remark, serializeTypeCurrentRPC,
  * version}, in any order, numbers as plain integers, extFields a flat object of ASCII strings (the properties
- * field's \u0001 and \u0002 separators escaped, other text as UTF-8). extFields become a {@link JsonHeaderFieldTable}, not a map of strings.
+ * field's \u0001 and \u0002 separators escaped, other text as UTF-8). extFields become a
+ * {@link JsonHeaderFieldTable}, not a map of strings.
  *
- * <p>A fast path only: whatever it is not sure of (ill-formed UTF-8, escaped or non-ASCII keys, numbers that are not plain ints,
- * values that are not strings, nested or unknown structures, duplicate keys, bytes after the object, anything
- * malformed) makes {@link #decodeOrNull} answer {@code null}, and the caller runs the general decoder, which decides
- * what the header means or why it is malformed. So no answer, and no error, depends on this class.
+ * <p>A fast path only: whatever it is not sure of (ill-formed UTF-8, escaped or non-ASCII keys, numbers that are not
+ * plain ints, values that are not strings, nested or unknown structures, duplicate keys, bytes after the object,
+ * anything malformed) makes {@link #decodeOrNull} answer {@code null}, and the caller runs the general decoder,
+ * which decides what the header means or why it is malformed. So no answer, and no error, depends on this class.
  * Not thread-safe: one instance reads one header, on the thread that decodes the frame.
  */
 final class JsonHeaderScanner {
@@ -42,6 +43,7 @@ final class JsonHeaderScanner {
     private String remark;
     private LanguageCode language = LanguageCode.JAVA;
     private JsonHeaderFieldTable extFields;
+
     private JsonHeaderScanner(byte[] bytes, int start, int end) {
         this.bytes = bytes;
         this.position = start;
@@ -50,6 +52,8 @@ final class JsonHeaderScanner {
 
     /** The decoded command, or {@code null} when the header is not of the plain shape (decode it the general way). */
     static RemotingCommand decodeOrNull(Buffer frame, int start, int length, Buffer body) {
+        // The frame's own array when it has one (the frame reader's frames do): the field table keeps pointing into
+        // it, as the body slice does, and nobody writes a frame once it is cut.
         ByteBuf bytes = frame instanceof BufferInternal internal ? internal.getByteBuf() : null;
         JsonHeaderScanner scanner;
         if (bytes != null && bytes.hasArray() && bytes.readableBytes() == frame.length()) {
