@@ -29,26 +29,60 @@ public final class HeaderFields {
     }
 
     public int requiredInt(String name) {
+        long plain = plainDecimal(name);
+        if (plain != JsonHeaderFieldTable.NOT_PLAIN && plain == (int) plain) {
+            return (int) plain;
+        }
         return parseInt(name, requiredString(name));
     }
 
     public int optionalInt(String name, int fallback) {
+        long plain = plainDecimal(name);
+        if (plain != JsonHeaderFieldTable.NOT_PLAIN && plain == (int) plain) {
+            return (int) plain;
+        }
         String value = fields.get(name);
         return value == null || value.isEmpty() ? fallback : parseInt(name, value);
     }
 
     public long requiredLong(String name) {
-        return parseLong(name, requiredString(name));
+        long plain = plainDecimal(name);
+        return plain != JsonHeaderFieldTable.NOT_PLAIN ? plain : parseLong(name, requiredString(name));
     }
 
     public long optionalLong(String name, long fallback) {
+        long plain = plainDecimal(name);
+        if (plain != JsonHeaderFieldTable.NOT_PLAIN) {
+            return plain;
+        }
         String value = fields.get(name);
         return value == null || value.isEmpty() ? fallback : parseLong(name, value);
     }
 
     public boolean optionalBoolean(String name, boolean fallback) {
+        if (fields instanceof JsonHeaderFieldTable table) {
+            int index = table.indexOf(name);
+            if (index >= 0 && table.isPlainText(index, "false")) {
+                return false;
+            }
+            if (index >= 0 && table.isPlainText(index, "true")) {
+                return true;
+            }
+        }
         String value = fields.get(name);
         return value == null || value.isEmpty() ? fallback : Boolean.parseBoolean(value.trim());
+    }
+
+    /**
+     * A number read from the received bytes without a string, when the header was read in place and the value is a
+     * plain decimal; otherwise {@link JsonHeaderFieldTable#NOT_PLAIN} and the text path decides (same answers).
+     */
+    private long plainDecimal(String name) {
+        if (fields instanceof JsonHeaderFieldTable table) {
+            int index = table.indexOf(name);
+            return index < 0 ? JsonHeaderFieldTable.NOT_PLAIN : table.plainDecimalAt(index);
+        }
+        return JsonHeaderFieldTable.NOT_PLAIN;
     }
 
     private int parseInt(String name, String value) {

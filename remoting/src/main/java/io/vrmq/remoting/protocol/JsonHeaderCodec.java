@@ -62,7 +62,17 @@ final class JsonHeaderCodec {
         }
     }
 
+    /**
+     * The header as the official clients write it is read in place ({@link JsonHeaderScanner}); anything else, and
+     * every malformed header, by the general decoder below.
+     */
     static RemotingCommand decode(Buffer frame, int start, int length, Buffer body) {
+        RemotingCommand command = JsonHeaderScanner.decodeOrNull(frame, start, length, body);
+        return command != null ? command : decodeGeneral(frame, start, length, body);
+    }
+
+    /** Any JSON the official decoder accepts, with Jackson. */
+    static RemotingCommand decodeGeneral(Buffer frame, int start, int length, Buffer body) {
         byte[] header = frame.getBytes(start, start + length);
         int code = 0;
         int version = 0;

@@ -39,7 +39,8 @@ public final class RemotingCommand {
         this.opaque = opaque;
         this.flag = flag;
         this.remark = remark;
-        this.extFields = extFields == null ? Map.of() : Collections.unmodifiableMap(extFields);
+        this.extFields = extFields == null ? Map.of()
+            : extFields instanceof JsonHeaderFieldTable ? extFields : Collections.unmodifiableMap(extFields);
         this.body = body == null || body.length() == 0 ? null : body;
         this.serializeType = Objects.requireNonNull(serializeType, "serializeType");
     }
