@@ -5,6 +5,7 @@ import io.vrmq.broker.controller.ControllerModeConfig;
 import io.vrmq.broker.grpc.GrpcConfig;
 import io.vrmq.broker.ha.HaConfig;
 import io.vrmq.broker.ha.autoswitch.AutoSwitchConfig;
+import io.vrmq.broker.processor.PullTransferLimits;
 import io.vrmq.broker.role.BrokerRole;
 import io.vrmq.broker.transaction.TransactionConfig;
 import io.vrmq.remoting.transport.RemotingLimits;
@@ -32,7 +33,8 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            int storeReaderThreads, int maxMessageSize, int adminPort, String adminHost,
                            String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
                            HaConfig ha, TransactionConfig transaction, ControllerModeConfig controllerMode,
-                           AutoSwitchConfig autoSwitch, GrpcConfig grpc) {
+                           AutoSwitchConfig autoSwitch, GrpcConfig grpc,
+                           PullTransferLimits pullTransfer) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -85,7 +87,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
             json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json),
             TransactionConfig.from(json), ControllerModeConfig.from(json), AutoSwitchConfig.from(json),
-            GrpcConfig.from(json));
+            GrpcConfig.from(json), PullTransferLimits.from(json));
     }
 
     /** The values the store takes, under the store's key names. */

@@ -49,6 +49,8 @@ public final class BrokerConfigText {
         values.put("longPollingEnable", config.longPollingEnable());
         values.put("shortPollingTimeMills", config.shortPollingTimeMs());
         values.put("maxHeldPullRequests", config.maxHeldPullRequests());
+        values.put("maxTransferCountOnMessageInMemory", config.pullTransfer().maxMessages());
+        values.put("maxTransferBytesOnMessageInMemory", config.pullTransfer().maxBytes());
         values.put("flushConsumerOffsetInterval", config.flushConsumerOffsetIntervalMs());
         values.put("channelExpiredTimeout", config.channelExpiredTimeoutMs());
         values.put("clientChannelScanInterval", config.clientChannelScanIntervalMs());

@@ -126,7 +126,8 @@ public final class PullMessageProcessor {
 
     private GetMessageResult read(PullRequest pull, TagFilter filter) {
         return broker.store().store().getMessages(pull.topic(), pull.queueId(), pull.queueOffset(),
-            pull.maxMsgNums(), pull.maxMsgBytes(), filter);
+            broker.config().pullTransfer().messages(pull.maxMsgNums()),
+            broker.config().pullTransfer().bytes(pull.maxMsgBytes()), filter);
     }
 
     /** On the pull's event loop: answers what the read found, or holds the pull when it found nothing. */

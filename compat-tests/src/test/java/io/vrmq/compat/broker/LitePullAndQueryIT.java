@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 
 import io.vrmq.compat.broker.support.BrokerSettings;
@@ -21,6 +22,8 @@ import io.vrmq.compat.support.Await;
 import io.vrmq.compat.support.CompatResources;
 import org.apache.rocketmq.client.QueryResult;
 import org.apache.rocketmq.client.consumer.DefaultLitePullConsumer;
+import org.apache.rocketmq.client.consumer.DefaultMQPullConsumer;
+import org.apache.rocketmq.client.consumer.PullResult;
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.client.producer.SendResult;
 import org.apache.rocketmq.client.producer.SendStatus;
@@ -38,7 +41,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The official lite pull consumer with assign, seek and commitSync (LITE_PULL_MESSAGE, QUERY/UPDATE_CONSUMER_OFFSET),
  * and the official admin's message look-ups: by key (QUERY_MESSAGE), by offset message id (VIEW_MESSAGE_BY_ID) and
- * by unique client id (QUERY_MESSAGE with _UNIQUE_KEY_QUERY).
+ * by unique client id (QUERY_MESSAGE with _UNIQUE_KEY_QUERY); and how much one PULL_MESSAGE answer carries when the
+ * official pull consumer asks for more (RocketMQ's maxTransferCountOnMessageInMemory and
+ * maxTransferBytesOnMessageInMemory: 32 messages, 256 KiB).
  */
 @Timeout(value = 90, unit = TimeUnit.SECONDS)
 class LitePullAndQueryIT {
@@ -51,6 +56,9 @@ class LitePullAndQueryIT {
     private static final Duration RECEIVE_TIMEOUT = Duration.ofSeconds(30);
     /** The index that serves look-ups is built after the append, asynchronously (in RocketMQ as well). */
     private static final Duration INDEX_TIMEOUT = Duration.ofSeconds(20);
+    /** The broker's defaults, as Apache's: the most messages and bytes one pull answer carries. */
+    private static final int PULL_TRANSFER_MESSAGES = 32;
+    private static final int PULL_TRANSFER_BYTES = 256 * 1024;
 
     @RegisterExtension
     static final CompatResources resources = new CompatResources();
@@ -146,6 +154,40 @@ class LitePullAndQueryIT {
         assertEquals(1, found[0].getMessageList().size(), "found: " + found[0].getMessageList());
         assertIntact(sent, found[0].getMessageList().get(0));
         assertEquals(result.getMsgId(), found[0].getMessageList().get(0).getMsgId());
+    }
+
+    @Test
+    @SuppressWarnings("deprecation")
+    void aPullAskingForMoreThanTheBrokersTransferLimitsGetsAtMost32MessagesOr256KiB() throws Exception {
+        String topic = Topics.create(producer, uniqueName("PullLimits"));
+        MessageQueue small = new MessageQueue(topic, bed.broker().brokerName(), 0);
+        MessageQueue large = new MessageQueue(topic, bed.broker().brokerName(), 1);
+        List<Sent> smallSent = sendToQueue(small, "small", 0, PULL_TRANSFER_MESSAGES + 8);
+        byte[] largeBody = new byte[100 * 1024];
+        new Random(7).nextBytes(largeBody);   // incompressible: the client zips bodies over 4 KiB
+        List<Long> largeOffsets = new ArrayList<>();
+        for (int index = 0; index < 3; index++) {
+            SendResult result = producer.send(new Message(topic, "TagA", largeBody), large);
+            assertEquals(SendStatus.SEND_OK, result.getSendStatus(), result.toString());
+            largeOffsets.add(result.getQueueOffset());
+        }
+        // Topics.create's own first message may have landed in either queue: offsets are the sends' own.
+        long smallFirst = smallSent.get(0).queueOffset();
+        long largeFirst = largeOffsets.get(0);
+        DefaultMQPullConsumer consumer = bed.clients().pullConsumer(uniqueName("limits_group"));
+        Await.until("every message pullable", RECEIVE_TIMEOUT,
+            () -> consumer.maxOffset(small) > smallSent.get(smallSent.size() - 1).queueOffset()
+                && consumer.maxOffset(large) > largeOffsets.get(largeOffsets.size() - 1));
+
+        PullResult fromSmall = consumer.pull(small, "*", smallFirst, 1_000);
+        PullResult fromLarge = consumer.pull(large, "*", largeFirst, 32);
+
+        assertEquals(PULL_TRANSFER_MESSAGES, fromSmall.getMsgFoundList().size(), "messages in one answer");
+        assertEquals(smallFirst + PULL_TRANSFER_MESSAGES, fromSmall.getNextBeginOffset(),
+            "where the next pull starts");
+        assertEquals(2, fromLarge.getMsgFoundList().size(), "100 KiB bodies in one answer of at most "
+            + PULL_TRANSFER_BYTES + " bytes: a third would pass it");
+        assertEquals(largeFirst + 2, fromLarge.getNextBeginOffset());
     }
 
     /** A message sent to a known queue, and where it landed. */
