@@ -47,6 +47,7 @@ import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.launch.InterruptibleRole;
 import io.vrmq.remoting.launch.LifecycleSteps;
+import io.vrmq.remoting.launch.StartsBeside;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
@@ -82,8 +83,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * closed cleanly and nothing stays half-written. The stop gives the NameServer unregistration a quarter and in-flight
  * requests half of {@code shutdownGraceMs}, the launcher's bound for the whole stop, keeping the rest for persisting
  * tables and closing the store.
+ *
+ * <p>In one process with its NameServer (the standalone jar) the broker starts beside it ({@link #startBeside}): it
+ * loads its tables, opens its store and listens while the NameServer starts, and registers once that serves.
  */
-public final class BrokerVerticle extends VerticleBase implements InterruptibleRole {
+public final class BrokerVerticle extends VerticleBase implements InterruptibleRole, StartsBeside {
     private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
     private static final long REGISTER_RETRY_FIRST_MS = 500;
     private static final long SLAVE_FIND_MASTER_INTERVAL_MS = 3_000;
@@ -120,6 +124,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private GrpcEndpoint grpcEndpoint;
     private PopConfig popConfig;
     private final HotPathConfig hotPath;
+    private Future<Void> earlierRolesServing = Future.succeededFuture();
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -200,7 +205,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
-            .compose(listening -> steps.run("registering with the name servers (the admin API starts beside)",
+            .compose(listening -> awaitEarlierRoles())
+            .compose(ready -> steps.run("registering with the name servers (the admin API starts beside)",
                 () -> registerBesideAdmin(topics)))
             .compose(registered -> steps.run("starting the broker's services", () -> {
                 startServices(offsets, clients, json, root, isControllerMode);
@@ -347,6 +353,23 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
                 "client connections served by {} event loop(s) (serverSelectorThreads)",
                 loops.size()));
         });
+    }
+
+    @Override
+    public void startBeside(Future<Void> earlierRolesServing) {
+        this.earlierRolesServing = earlierRolesServing;
+    }
+
+    /**
+     * The roles started before this one in the same process (its NameServer) serve before the first registration, so
+     * that it is accepted at once. Their future completes on their own context; this one's steps go on on its own.
+     */
+    private Future<Void> awaitEarlierRoles() {
+        if (earlierRolesServing.succeeded()) {
+            return Future.succeededFuture();
+        }
+        return steps.run("waiting for the roles started before it in this process to serve",
+            () -> Future.fromCompletionStage(earlierRolesServing.toCompletionStage(), super.context));
     }
 
     /** The gRPC endpoint calls this broker's remoting port on loopback, so it starts once that listens. */
