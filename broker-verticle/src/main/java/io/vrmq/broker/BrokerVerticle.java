@@ -206,8 +206,8 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
             .compose(listening -> awaitEarlierRoles())
-            .compose(ready -> steps.run("registering with the name servers (the admin API starts beside)",
-                () -> registerBesideAdmin(topics)))
+            .compose(ready -> steps.run("registering with the name servers (then the admin API starts)",
+                () -> registerBeforeAdmin(topics)))
             .compose(registered -> steps.run("starting the broker's services", () -> {
                 startServices(offsets, clients, json, root, isControllerMode);
                 announce(brokerAddr, root);
@@ -379,21 +379,23 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     /**
-     * The first registration (what makes this broker routable: it listens and its store is open) and the admin API's
-     * start, side by side: a client's first send does not wait for the admin API. The admin address goes to the
-     * NameServers (for their console) with a second registration, sent once both are done so that it arrives after
-     * the first one, which has no address and would otherwise make the NameServer forget it until the next period.
+     * The first registration (what makes this broker routable: it listens and its store is open), then the admin
+     * API's start: a client's first send does not wait for the admin API. Not side by side: the admin API's start
+     * binds JVM meters and builds its router on this event loop, which would hold back the registration's write
+     * (its connect completes on this loop) by as long. The admin address goes to the NameServers (for their console)
+     * with a second registration once the admin API listens, so that it arrives after the first one, which has no
+     * address and would otherwise make the NameServer forget it until the next period.
      */
-    private Future<Void> registerBesideAdmin(TopicConfigTable topics) {
-        Future<Void> registered = startRegistration(topics);
-        Future<Integer> adminStarted = startAdmin();
-        return Future.all(registered, adminStarted).compose(both -> {
-            if (adminStarted.result() == BrokerAdminServer.DISABLED_PORT || isStopping) {
-                return Future.succeededFuture();
-            }
-            registrar.announceAdminAddr(adminServer.announcedAddr());
-            return registrar.registerAll().mapEmpty();
-        });
+    private Future<Void> registerBeforeAdmin(TopicConfigTable topics) {
+        return startRegistration(topics)
+            .compose(answered -> isStopping ? Future.succeededFuture(BrokerAdminServer.DISABLED_PORT) : startAdmin())
+            .compose(adminPort -> {
+                if (adminPort == BrokerAdminServer.DISABLED_PORT || isStopping) {
+                    return Future.succeededFuture();
+                }
+                registrar.announceAdminAddr(adminServer.announcedAddr());
+                return registrar.registerAll().mapEmpty();
+            });
     }
 
     private Future<Integer> startAdmin() {
