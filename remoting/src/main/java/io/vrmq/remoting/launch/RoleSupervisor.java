@@ -31,9 +31,10 @@ import java.util.stream.Collectors;
  * first, within {@code shutdownGraceMs}: the largest value among the roles whose config was read, or the first
  * role's embedded default before any was. A role begins once every role before it serves (its deployment completed,
  * or sooner for a {@link ServingRole}: the NameServer once its remoting port listens, its admin API still starting);
- * a role marked {@link RoleLauncher.Role#besideEarlierRoles} begins together with the role before it and waits for
- * the earlier roles itself ({@link StartsBeside}: the broker opens its store while the NameServer starts). The start
- * completes when every role's start ended, with the failure of the first role in order that failed.
+ * a role marked {@link RoleLauncher.Role#besideEarlierRoles} begins at once, beside the roles before it, and waits for
+ * them itself ({@link StartsBeside}: the broker opens its store while the NameServer starts); when one of them fails,
+ * its start is interrupted (a store recovery need not run to its end for nothing). The start completes when every
+ * role's start ended, with the failure of the first role in order that failed.
  *
  * <p>The same ordered stop runs whoever ends the process: our shutdown hook ({@link ProcessExit}) calls {@link #stop},
  * the Vert.x launcher's own shutdown hook calls {@code vertx.close()}, whose close hook ({@link #closeHook}) runs the
@@ -116,8 +117,13 @@ final class RoleSupervisor {
             int roleIndex = index;
             Future<Void> gate = earlierServing;
             Promise<Void> serving = Promise.promise();
-            Future<Void> started = role.startsBeside() ? startRole(vertx, roleIndex, role, gate, serving)
-                : gate.compose(ready -> startRole(vertx, roleIndex, role, gate, serving));
+            Future<Void> started;
+            if (role.startsBeside()) {
+                gate.onFailure(earlierFailed -> interruptStarting(roleIndex));
+                started = startRole(vertx, roleIndex, role, gate, serving);
+            } else {
+                started = gate.compose(ready -> startRole(vertx, roleIndex, role, gate, serving));
+            }
             started.onFailure(serving::tryFail);
             starts.add(started);
             earlierServing = Future.all(gate, serving.future()).mapEmpty();
@@ -177,6 +183,9 @@ final class RoleSupervisor {
                 throw new IllegalStateException(role.name() + " is to start beside the roles before it, but its "
                     + deployable.getClass().getName() + " cannot wait for them (not a StartsBeside)");
             }
+            if (earlierServing.failed()) {
+                return Future.failedFuture(earlierServing.cause());   // nothing to start beside any more
+            }
             beside.startBeside(earlierServing);
         }
         if (!becomeStarting(index, new Starting(role.name(), deployable))) {
@@ -192,6 +201,17 @@ final class RoleSupervisor {
             serving.tryComplete();
             return null;
         });
+    }
+
+    /** An earlier role failed: the role starting beside it ends its start at its next step. */
+    private void interruptStarting(int index) {
+        Starting role;
+        synchronized (lock) {
+            role = starting.get(index);
+        }
+        if (role != null && role.deployable() instanceof InterruptibleRole interruptible) {
+            interruptible.interruptStart();
+        }
     }
 
     private boolean becomeStarting(int index, Starting next) {
