@@ -48,6 +48,7 @@ import io.vrmq.broker.topic.TopicConfigTable;
 import io.vrmq.remoting.json.RemotingJson;
 import io.vrmq.remoting.launch.InterruptibleRole;
 import io.vrmq.remoting.launch.LifecycleSteps;
+import io.vrmq.remoting.launch.StartsBeside;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingClient;
 import io.vrmq.remoting.transport.RemotingObserver;
@@ -83,8 +84,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * closed cleanly and nothing stays half-written. The stop gives the NameServer unregistration a quarter and in-flight
  * requests half of {@code shutdownGraceMs}, the launcher's bound for the whole stop, keeping the rest for persisting
  * tables and closing the store.
+ *
+ * <p>In one process with its NameServer (the standalone jar) the broker starts beside it ({@link #startBeside}): it
+ * loads its tables, opens its store and listens while the NameServer starts, and registers once that serves.
  */
-public final class BrokerVerticle extends VerticleBase implements InterruptibleRole {
+public final class BrokerVerticle extends VerticleBase implements InterruptibleRole, StartsBeside {
     private static final Logger log = LoggerFactory.getLogger(BrokerVerticle.class);
     private static final long REGISTER_RETRY_FIRST_MS = 500;
     private static final long SLAVE_FIND_MASTER_INTERVAL_MS = 3_000;
@@ -121,6 +125,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     private GrpcEndpoint grpcEndpoint;
     private PopConfig popConfig;
     private final HotPathConfig hotPath;
+    private Future<Void> earlierRolesServing = Future.succeededFuture();
 
     /** A broker with its own meter registry (tests; the admin API serves it at /metrics). */
     public BrokerVerticle(JsonObject rawConfig) {
@@ -202,8 +207,9 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             })
             .compose(listening -> steps.run("listening for replication", this::listenReplication))
             .compose(listening -> steps.run("listening for gRPC (RocketMQ 5 SDKs)", this::startGrpc))
-            .compose(listening -> steps.run("registering with the name servers (the admin API starts beside)",
-                () -> registerBesideAdmin(topics)))
+            .compose(listening -> awaitEarlierRoles())
+            .compose(ready -> steps.run("registering with the name servers (then the admin API starts)",
+                () -> registerBeforeAdmin(topics)))
             .compose(registered -> steps.run("starting the broker's services", () -> {
                 startServices(offsets, clients, json, root, isControllerMode);
                 announce(brokerAddr, root);
@@ -361,6 +367,23 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         });
     }
 
+    @Override
+    public void startBeside(Future<Void> earlierRolesServing) {
+        this.earlierRolesServing = earlierRolesServing;
+    }
+
+    /**
+     * The roles started before this one in the same process (its NameServer) serve before the first registration, so
+     * that it is accepted at once. Their future completes on their own context; this one's steps go on on its own.
+     */
+    private Future<Void> awaitEarlierRoles() {
+        if (earlierRolesServing.succeeded()) {
+            return Future.succeededFuture();
+        }
+        return steps.run("waiting for the roles started before it in this process to serve",
+            () -> Future.fromCompletionStage(earlierRolesServing.toCompletionStage(), super.context));
+    }
+
     /** The gRPC endpoint calls this broker's remoting port on loopback, so it starts once that listens. */
     private Future<Integer> startGrpc() {
         grpcEndpoint = new GrpcEndpoint(vertx, context, config.grpc(), popConfig, listenPort, tls, auth);
@@ -368,21 +391,23 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
     }
 
     /**
-     * The first registration (what makes this broker routable: it listens and its store is open) and the admin API's
-     * start, side by side: a client's first send does not wait for the admin API. The admin address goes to the
-     * NameServers (for their console) with a second registration, sent once both are done so that it arrives after
-     * the first one, which has no address and would otherwise make the NameServer forget it until the next period.
+     * The first registration (what makes this broker routable: it listens and its store is open), then the admin
+     * API's start: a client's first send does not wait for the admin API. Not side by side: the admin API's start
+     * binds JVM meters and builds its router on this event loop, which would hold back the registration's write
+     * (its connect completes on this loop) by as long. The admin address goes to the NameServers (for their console)
+     * with a second registration once the admin API listens, so that it arrives after the first one, which has no
+     * address and would otherwise make the NameServer forget it until the next period.
      */
-    private Future<Void> registerBesideAdmin(TopicConfigTable topics) {
-        Future<Void> registered = startRegistration(topics);
-        Future<Integer> adminStarted = startAdmin();
-        return Future.all(registered, adminStarted).compose(both -> {
-            if (adminStarted.result() == BrokerAdminServer.DISABLED_PORT || isStopping) {
-                return Future.succeededFuture();
-            }
-            registrar.announceAdminAddr(adminServer.announcedAddr());
-            return registrar.registerAll().mapEmpty();
-        });
+    private Future<Void> registerBeforeAdmin(TopicConfigTable topics) {
+        return startRegistration(topics)
+            .compose(answered -> isStopping ? Future.succeededFuture(BrokerAdminServer.DISABLED_PORT) : startAdmin())
+            .compose(adminPort -> {
+                if (adminPort == BrokerAdminServer.DISABLED_PORT || isStopping) {
+                    return Future.succeededFuture();
+                }
+                registrar.announceAdminAddr(adminServer.announcedAddr());
+                return registrar.registerAll().mapEmpty();
+            });
     }
 
     private Future<Integer> startAdmin() {

@@ -2,6 +2,7 @@ package io.vrmq.namesrv;
 
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.VerticleBase;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
@@ -25,6 +26,7 @@ import io.vrmq.namesrv.processor.TopicAdminProcessor;
 import io.vrmq.namesrv.route.RemovedBroker;
 import io.vrmq.namesrv.route.RouteTables;
 import io.vrmq.remoting.json.RemotingJson;
+import io.vrmq.remoting.launch.ServingRole;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
 import io.vrmq.remoting.transport.RemotingServer;
@@ -40,9 +42,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * The NameServer role: the remoting listener (default 9876), the liveness scan, and the admin HTTP router
  * (default 127.0.0.1:9880). One instance: the route tables are shared behind their own lock, so more instances
- * would add nothing but contexts.
+ * would add nothing but contexts. It serves ({@link #serving}) once its remoting port listens and its codecs are
+ * built; the start completes when the admin API listens too, so that a broker in the same process registers
+ * without waiting for the admin API.
  */
-public final class NameServerVerticle extends VerticleBase {
+public final class NameServerVerticle extends VerticleBase implements ServingRole {
     private static final Logger log = LoggerFactory.getLogger(NameServerVerticle.class);
 
     private final NameServerConfig config;
@@ -51,6 +55,7 @@ public final class NameServerVerticle extends VerticleBase {
     private final NamesrvAuthConfig auth;
     private final JsonObject rawConfig;
     private final PrometheusMeterRegistry registry;
+    private final Promise<Void> serving = Promise.promise();
     private LiveSettings settings;
     private RouteTables routes;
     private RemotingServer remotingServer;
@@ -85,7 +90,7 @@ public final class NameServerVerticle extends VerticleBase {
             JsonWarmUp.run(json);
             return null;
         }, false);
-        Future<Void> serving = kvConfig.load()
+        Future<Integer> listening = kvConfig.load()
             .compose(loaded -> ServerTls.create(vertx, tls, "NameServer"))
             .compose(serverTls -> {
                 remotingServer = new RemotingServer(vertx, new NetServerOptions().setTcpNoDelay(true)
@@ -93,12 +98,14 @@ public final class NameServerVerticle extends VerticleBase {
                     metrics, serverTls);
                 return remotingServer.listen(config.bindAddress(), config.listenPort());
             })
-            .compose(port -> {
+            .onSuccess(port -> {
                 remotingPort = port;
                 settings.boundListenPort(port);
-                return startAdmin(json);
             });
-        return Future.all(serving, codecsWarm)
+        Future.all(listening, codecsWarm).onSuccess(ready -> serving.tryComplete()).onFailure(serving::tryFail);
+        Future<Void> adminStarted = listening.compose(port -> startAdmin(json));
+        return Future.all(serving.future(), adminStarted)
+            .onFailure(serving::tryFail)
             .onSuccess(started -> {
                 scanTimer = vertx.setPeriodic(settings.scanNotActiveBrokerIntervalMs(), id -> scanNotActiveBrokers());
                 settings.onScanIntervalChange(intervalMs -> vertx.runOnContext(ignored -> {
@@ -177,6 +184,11 @@ public final class NameServerVerticle extends VerticleBase {
             : remotingServer.shutdown(config.shutdownGraceMs() / 2);
         return Future.all(remoting, admin)
             .onComplete(done -> log.info("name server stopped"));
+    }
+
+    @Override
+    public Future<Void> serving() {
+        return serving.future();
     }
 
     /** The bound remoting port (useful with listenPort 0). */

@@ -20,8 +20,9 @@ import java.util.List;
  * [-broker-conf broker.json]}. Each role reads its own embedded defaults and optional file; environment variables and
  * -D properties override keys of every role (a key several roles have, like listenPort, belongs in the files instead).
  * The controller runs when {@code -controller-conf} is given, or inside the NameServer when the NameServer's file sets
- * {@code enableControllerInNamesrv: true}. The NameServer starts first, then the controller, then the broker, so that
- * the broker's first registration succeeds. All share one Vert.x and one Prometheus registry. The other arguments go to
+ * {@code enableControllerInNamesrv: true}. The NameServer starts first, then the controller, then the broker; the
+ * broker begins beside them (its store opens while they start) and registers once they serve, so that its first
+ * registration succeeds. All share one Vert.x and one Prometheus registry. The other arguments go to
  * the Vert.x launcher ({@code -options vertx-options.json}); {@code -conf} is not one of them here (which role would it
  * be for?), so the launcher's {@code -conf} is refused. Wiring only.
  */
@@ -53,7 +54,7 @@ public final class StandaloneMain {
                 config -> new ControllerVerticle(config, registry)));
         }
         roles.add(new RoleLauncher.Role("broker-defaults.json", RoleLauncher.option(args, BROKER_CONF),
-            config -> new BrokerVerticle(config, registry)));
+            config -> new BrokerVerticle(config, registry)).besideEarlierRoles());
         String[] launcherArgs = RoleLauncher.withoutOptions(args, NAMESRV_CONF, CONTROLLER_CONF, BROKER_CONF);
         RoleLauncher.run(exit, launcherArgs, options -> Vertx.builder()
                 .with(options.setMetricsOptions(new MicrometerMetricsOptions().setEnabled(true)))

@@ -2,6 +2,8 @@ package io.vrmq.load;
 
 import io.vrmq.loadcommon.CommandLine;
 
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -13,14 +15,18 @@ import org.apache.rocketmq.remoting.protocol.RemotingSerializable;
 import org.apache.rocketmq.remoting.protocol.RequestCode;
 import org.apache.rocketmq.remoting.protocol.ResponseCode;
 import org.apache.rocketmq.remoting.protocol.header.namesrv.GetRouteInfoRequestHeader;
+import org.apache.rocketmq.common.MixAll;
 import org.apache.rocketmq.remoting.protocol.route.BrokerData;
+import org.apache.rocketmq.remoting.protocol.route.QueueData;
 import org.apache.rocketmq.remoting.protocol.route.TopicRouteData;
 
 /**
  * Waits until a NameServer routes a topic to a given broker address, asking GET_ROUTEINFO_BY_TOPIC every 50 ms with
  * the official 5.5.0 remoting client, and prints {@code READY <epoch ms>} at the first successful lookup: the
- * broker's "time to ready" is that minus its start. Started alongside the broker, so its own JVM start overlaps the
- * broker's. Stops with exit code 1 at the timeout or as soon as the watched process is gone.
+ * broker's "time to ready" is that minus its start. Started before the broker, so that its own JVM start is not
+ * counted; for the same reason it decodes a sample route before it prints {@code WAITING}: the client's first decode
+ * of a route builds its JSON deserializers (hundreds of milliseconds cold), which would otherwise be counted as the
+ * server's time. Stops with exit code 1 at the timeout or as soon as the watched process is gone.
  *
  * <pre>java -cp vrmq-load.jar io.vrmq.load.AwaitRoute --namesrv 127.0.0.1:9876 --broker-addr 127.0.0.1:10911
  *     [--topic TBW102] [--timeout-seconds 120] [--pid broker-pid]</pre>
@@ -46,6 +52,7 @@ public final class AwaitRoute {
         long timeoutNanos = TimeUnit.SECONDS.toNanos(Long.parseLong(values.getOrDefault("timeout-seconds", "120")));
         long pid = Long.parseLong(values.getOrDefault("pid", "0"));
         System.setProperty(RemotingCommand.REMOTING_VERSION_KEY, Integer.toString(MQVersion.CURRENT_VERSION));
+        warmRouteDecoding(brokerAddr);
         NettyRemotingClient client = new NettyRemotingClient(new NettyClientConfig());
         client.start();
         boolean ready;
@@ -89,6 +96,25 @@ public final class AwaitRoute {
             }
         }
         return false;
+    }
+
+    /** Encodes and decodes a route like the one awaited, so that the first real one is decoded warm. */
+    private static void warmRouteDecoding(String brokerAddr) {
+        BrokerData broker = new BrokerData("warm-up-cluster", "warm-up-broker",
+            new HashMap<>(Map.of(MixAll.MASTER_ID, brokerAddr)));
+        QueueData queues = new QueueData();
+        queues.setBrokerName("warm-up-broker");
+        queues.setReadQueueNums(8);
+        queues.setWriteQueueNums(8);
+        queues.setPerm(6);
+        TopicRouteData sample = new TopicRouteData();
+        sample.setBrokerDatas(List.of(broker));
+        sample.setQueueDatas(List.of(queues));
+        sample.setFilterServerTable(new HashMap<>());
+        TopicRouteData decoded = RemotingSerializable.decode(sample.encode(), TopicRouteData.class);
+        if (decoded.getBrokerDatas().isEmpty()) {
+            throw new IllegalStateException("the sample route did not decode");
+        }
     }
 
     /** The NameServer's route of the topic (GET_ROUTEINFO_BY_TOPIC), or null if it has none or does not answer. */

@@ -32,8 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The broker registers while its admin API starts (the first registration does not wait for it), and once both are
- * done registers again with the admin address, so the NameServer's last word from a started broker names its admin
+ * The broker registers before its admin API starts (the first registration does not wait for it), and once the
+ * admin API listens registers again with the admin address, so the NameServer's last word from a started broker names its admin
  * API; the admin API serves by then. The NameServer here is a remoting server that accepts every REGISTER_BROKER and
  * records what each carried.
  */

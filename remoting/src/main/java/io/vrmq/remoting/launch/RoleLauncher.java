@@ -60,8 +60,9 @@ public final class RoleLauncher {
     }
 
     /**
-     * Starts several roles in one JVM and one Vert.x, one after the other in the given order (a NameServer before
-     * the broker that registers with it); a stop undeploys them in reverse order. {@code launcherArgs} are the
+     * Starts several roles in one JVM and one Vert.x in the given order, each once the roles before it serve (a
+     * NameServer before the broker that registers with it; a role marked {@link Role#besideEarlierRoles} begins at
+     * once and waits for them itself); a stop undeploys them in reverse order. {@code launcherArgs} are the
      * arguments for the launcher ({@code -options}, ...), without the options that name the roles' files.
      */
     public static void run(ProcessExit exit, String[] launcherArgs, Function<VertxOptions, VertxBuilder> vertxFactory,
@@ -133,17 +134,28 @@ public final class RoleLauncher {
     }
 
     /**
-     * One role to start: its embedded defaults, its config file (or null), how to build its verticle, and the defaults
-     * of other roles that read the same file (their keys are skipped, not refused).
+     * One role to start: its embedded defaults, its config file (or null), how to build its verticle, the defaults
+     * of other roles that read the same file (their keys are skipped, not refused), and whether it starts beside the
+     * roles before it ({@link StartsBeside}, its verticle must implement it) rather than once they serve.
      */
     public record Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory,
-                       List<String> siblingResources) {
+                       List<String> siblingResources, boolean startsBeside) {
         public Role {
             siblingResources = List.copyOf(siblingResources);
         }
 
+        public Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory,
+                    List<String> siblingResources) {
+            this(defaultsResource, configPath, verticleFactory, siblingResources, false);
+        }
+
         public Role(String defaultsResource, String configPath, Function<JsonObject, Deployable> verticleFactory) {
             this(defaultsResource, configPath, verticleFactory, List.of());
+        }
+
+        /** This role, starting beside the roles before it (see {@link StartsBeside}). */
+        public Role besideEarlierRoles() {
+            return new Role(defaultsResource, configPath, verticleFactory, siblingResources, true);
         }
 
         /** The role's name in logs: its defaults resource without "-defaults.json" ("broker", "namesrv"). */

@@ -3,6 +3,7 @@ package io.vrmq.remoting.launch;
 import io.vertx.core.Completable;
 import io.vertx.core.Deployable;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.internal.VertxInternal;
 import io.vertx.core.json.JsonObject;
@@ -11,8 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
-import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -21,11 +24,17 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Starts the roles of one process in order (for each: its config, its verticle, its deployment) and stops them, last
  * first, within {@code shutdownGraceMs}: the largest value among the roles whose config was read, or the first
- * role's embedded default before any was.
+ * role's embedded default before any was. A role begins once every role before it serves (its deployment completed,
+ * or sooner for a {@link ServingRole}: the NameServer once its remoting port listens, its admin API still starting);
+ * a role marked {@link RoleLauncher.Role#besideEarlierRoles} begins at once, beside the roles before it, and waits for
+ * them itself ({@link StartsBeside}: the broker opens its store while the NameServer starts); when one of them fails,
+ * its start is interrupted (a store recovery need not run to its end for nothing). The start completes when every
+ * role's start ended, with the failure of the first role in order that failed.
  *
  * <p>The same ordered stop runs whoever ends the process: our shutdown hook ({@link ProcessExit}) calls {@link #stop},
  * the Vert.x launcher's own shutdown hook calls {@code vertx.close()}, whose close hook ({@link #closeHook}) runs the
@@ -53,7 +62,7 @@ final class RoleSupervisor {
 
     private final List<RoleLauncher.Role> roles;
     private final Object lock = new Object();
-    private final List<Deployed> deployed = new ArrayList<>();   // guarded by lock, in start order
+    private final List<Deployed> deployed = new ArrayList<>();   // guarded by lock
     private final CompletableFuture<Void> startEnded = new CompletableFuture<>();
     private final CompletableFuture<Integer> stopped = new CompletableFuture<>();
     private final AtomicBoolean isStopping = new AtomicBoolean();
@@ -61,7 +70,8 @@ final class RoleSupervisor {
     private final CompletableFuture<RolesOutcome> rolesStopped = new CompletableFuture<>();
     private Vertx vertx;                // guarded by lock
     private boolean isStopRequested;    // guarded by lock
-    private Starting starting;          // guarded by lock: the role whose config or deployment runs now
+    /** Guarded by lock: by role index, the roles whose config or deployment runs now. */
+    private final Map<Integer, Starting> starting = new TreeMap<>();
     private volatile long graceMs;
     private volatile long stopBeganNanos;      // written by the first stopRoles, before rolesStopped completes
     private volatile long stopDeadlineNanos;   // likewise
@@ -87,7 +97,8 @@ final class RoleSupervisor {
     }
 
     /**
-     * Starts every role, one after the other. Fails with the first failure; after a stop was requested, with a
+     * Starts every role, each once the earlier ones serve (see the class comment). Completes when every start ended;
+     * fails with the failure of the first role (in order) that failed; after a stop was requested, with a
      * {@link CancellationException} (or whatever the interrupted start failed with). Also makes every
      * {@code vertx.close()} (the Vert.x launcher's shutdown hook calls one) begin with this supervisor's ordered stop,
      * see {@link #closeHook}.
@@ -99,11 +110,28 @@ final class RoleSupervisor {
         if (vertx instanceof VertxInternal internal) {
             internal.addCloseHook(this::closeHook);
         }
-        Future<Void> chain = Future.succeededFuture();
-        for (RoleLauncher.Role role : roles) {
-            chain = chain.compose(previous -> startRole(vertx, role));
+        Future<Void> earlierServing = Future.succeededFuture();
+        List<Future<Void>> starts = new ArrayList<>();
+        for (int index = 0; index < roles.size(); index++) {
+            RoleLauncher.Role role = roles.get(index);
+            int roleIndex = index;
+            Future<Void> gate = earlierServing;
+            Promise<Void> serving = Promise.promise();
+            Future<Void> started;
+            if (role.startsBeside()) {
+                gate.onFailure(earlierFailed -> interruptStarting(roleIndex));
+                started = startRole(vertx, roleIndex, role, gate, serving);
+            } else {
+                started = gate.compose(ready -> startRole(vertx, roleIndex, role, gate, serving));
+            }
+            started.onFailure(serving::tryFail);
+            starts.add(started);
+            earlierServing = Future.all(gate, serving.future()).mapEmpty();
         }
-        return chain.andThen(done -> startEnded.complete(null));
+        return Future.join(starts).transform(ended -> {
+            startEnded.complete(null);
+            return starts.stream().filter(Future::failed).findFirst().orElse(Future.succeededFuture());
+        });
     }
 
     /**
@@ -120,44 +148,78 @@ final class RoleSupervisor {
         stopping.start();
     }
 
-    private Future<Void> startRole(Vertx vertx, RoleLauncher.Role role) {
-        if (!becomeStarting(new Starting(role.name(), null))) {
+    /**
+     * Reads the role's config, builds and deploys its verticle; {@code serving} completes when the role serves.
+     * {@code earlierServing} goes to a role that starts beside the earlier ones.
+     */
+    private Future<Void> startRole(Vertx vertx, int index, RoleLauncher.Role role, Future<Void> earlierServing,
+                                   Promise<Void> serving) {
+        if (!becomeStarting(index, new Starting(role.name(), null))) {
             return Future.failedFuture(new CancellationException("stop requested before " + role.name() + " started"));
         }
-        log.info("{}: reading its config ({} over the embedded defaults)", role.name(),
-            role.configPath() == null ? "no file" : role.configPath());
+        log.info("{}: reading its config ({} over the embedded defaults){}", role.name(),
+            role.configPath() == null ? "no file" : role.configPath(), role.startsBeside()
+                ? ", beside the start of the roles before it" : "");
         return RoleConfigLoader.load(vertx, role.defaultsResource(), role.siblingResources(), role.configPath())
-            .compose(config -> deploy(vertx, role, config))
+            .compose(config -> deploy(vertx, index, role, config, earlierServing, serving))
             .andThen(done -> {
                 synchronized (lock) {
-                    starting = null;
+                    starting.remove(index);
                 }
             });
     }
 
-    private Future<Void> deploy(Vertx vertx, RoleLauncher.Role role, JsonObject config) {
+    private Future<Void> deploy(Vertx vertx, int index, RoleLauncher.Role role, JsonObject config,
+                                Future<Void> earlierServing, Promise<Void> serving) {
         Long roleGraceMs = config.getLong(GRACE_KEY);
-        if (roleGraceMs != null && roleGraceMs > graceMs) {
-            graceMs = roleGraceMs;
+        synchronized (lock) {
+            if (roleGraceMs != null && roleGraceMs > graceMs) {
+                graceMs = roleGraceMs;
+            }
         }
         Deployable deployable = role.verticleFactory().apply(config);
-        if (!becomeStarting(new Starting(role.name(), deployable))) {
+        if (role.startsBeside()) {
+            if (!(deployable instanceof StartsBeside beside)) {
+                throw new IllegalStateException(role.name() + " is to start beside the roles before it, but its "
+                    + deployable.getClass().getName() + " cannot wait for them (not a StartsBeside)");
+            }
+            if (earlierServing.failed()) {
+                return Future.failedFuture(earlierServing.cause());   // nothing to start beside any more
+            }
+            beside.startBeside(earlierServing);
+        }
+        if (!becomeStarting(index, new Starting(role.name(), deployable))) {
             return Future.failedFuture(new CancellationException("stop requested before " + role.name() + " started"));
+        }
+        if (deployable instanceof ServingRole servingRole) {
+            servingRole.serving().onSuccess(ready -> serving.tryComplete()).onFailure(serving::tryFail);
         }
         return vertx.deployVerticle(deployable).map(id -> {
             synchronized (lock) {
-                deployed.add(new Deployed(role.name(), id, deployable));
+                deployed.add(new Deployed(index, role.name(), id, deployable));
             }
+            serving.tryComplete();
             return null;
         });
     }
 
-    private boolean becomeStarting(Starting next) {
+    /** An earlier role failed: the role starting beside it ends its start at its next step. */
+    private void interruptStarting(int index) {
+        Starting role;
+        synchronized (lock) {
+            role = starting.get(index);
+        }
+        if (role != null && role.deployable() instanceof InterruptibleRole interruptible) {
+            interruptible.interruptStart();
+        }
+    }
+
+    private boolean becomeStarting(int index, Starting next) {
         synchronized (lock) {
             if (isStopRequested) {
                 return false;
             }
-            starting = next;
+            starting.put(index, next);
             return true;
         }
     }
@@ -234,26 +296,31 @@ final class RoleSupervisor {
 
     private RolesOutcome stopRolesNow(String reason) {
         stopBeganNanos = System.nanoTime();
-        Starting interrupted;
+        List<Starting> interrupted;
         Vertx closing;
         synchronized (lock) {
             isStopRequested = true;
-            interrupted = starting;
+            interrupted = List.copyOf(starting.values());
             closing = vertx;
         }
         long deadlineNanos = stopBeganNanos + TimeUnit.MILLISECONDS.toNanos(graceMs);
         stopDeadlineNanos = deadlineNanos;
         log.info("stopping ({}): everything must end within shutdownGraceMs {} ms", reason, graceMs);
-        if (interrupted != null) {
-            if (interrupted.deployable() instanceof InterruptibleRole role) {
-                role.interruptStart();
-            }
-            Outcome outcome = await("the start of " + interrupted.name() + " to end", () -> stepOf(interrupted
-                .deployable()), startEnded, deadlineNanos);
+        if (!interrupted.isEmpty()) {
+            interrupted.forEach(role -> {
+                if (role.deployable() instanceof InterruptibleRole interruptible) {
+                    interruptible.interruptStart();
+                }
+            });
+            String names = interrupted.stream().map(Starting::name).collect(Collectors.joining(" and "));
+            Supplier<String> steps = () -> interrupted.stream().map(role -> stepOf(role.deployable()))
+                .collect(Collectors.joining("; "));
+            Outcome outcome = await("the start of " + names + " to end", steps, startEnded, deadlineNanos);
             if (outcome == Outcome.TIMED_OUT) {
-                List<String> notStopped = new ArrayList<>(List.of(interrupted.name() + " (starting)"));
+                List<String> notStopped = new ArrayList<>(interrupted.stream().map(role -> role.name()
+                    + " (starting)").toList());
                 notStopped.addAll(names());
-                exceeded("the start of " + interrupted.name(), stepOf(interrupted.deployable()), notStopped);
+                exceeded("the start of " + names, steps.get(), notStopped);
                 return RolesOutcome.EXCEEDED;
             }
         }
@@ -273,12 +340,13 @@ final class RoleSupervisor {
         return isClean ? RolesOutcome.CLEAN : RolesOutcome.NOT_CLEAN;
     }
 
+    /** The started roles, last in role order first (roles started beside others may end their start sooner). */
     private List<Deployed> startedLastFirst() {
         List<Deployed> lastFirst;
         synchronized (lock) {
             lastFirst = new ArrayList<>(deployed);
         }
-        Collections.reverse(lastFirst);
+        lastFirst.sort(Comparator.comparingInt(Deployed::index).reversed());
         return lastFirst;
     }
 
@@ -356,6 +424,6 @@ final class RoleSupervisor {
     private record Starting(String name, Deployable deployable) {
     }
 
-    private record Deployed(String name, String id, Deployable deployable) {
+    private record Deployed(int index, String name, String id, Deployable deployable) {
     }
 }

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The stop of a launched process at any moment, in-process (the exit itself, SIGTERM and exit codes of real
  * processes, are checked by compat-tests' lifecycle ITs): a start in progress is interrupted and waited for, started
  * roles stop last first, roles not started yet never start, and the exit code says whether everything ended cleanly
- * within shutdownGraceMs. The stops run on the test thread, as they run on the shutdown hook's.
+ * within shutdownGraceMs. Roles begin once the earlier ones serve, or beside them when marked so. The stops run on the test thread, as they run on the shutdown hook's.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class RoleSupervisorIT {
@@ -149,6 +149,93 @@ class RoleSupervisorIT {
         assertEquals(List.of("first start", "first stop"), events);
     }
 
+    @Test
+    void aRoleStartingBesideBeginsAtOnceAndGoesOnOnlyOnceTheEarlierRolesServe() throws Exception {
+        Promise<Void> firstStarts = Promise.promise();
+        CountDownLatch secondBegan = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new PendingVerticle("first", firstStarts.future(), null)),
+            role(ROLE_DEFAULTS, config -> new BesideVerticle("second", secondBegan)).besideEarlierRoles()));
+        Future<Void> started = supervisor.start(Vertx.vertx());
+
+        assertTrue(secondBegan.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the second role began before the first served");
+        assertEquals(List.of("first start", "second start"), List.copyOf(events).stream().sorted().toList());
+        firstStarts.complete();
+        started.toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertEquals("second went on", events.get(events.size() - 1), "it went on only after the first served");
+        assertEquals(RoleSupervisor.EXIT_OK, supervisor.stop("test", false));
+        assertEquals(List.of("second stop", "first stop"), events.subList(events.size() - 2, events.size()));
+    }
+
+    @Test
+    void aRoleAfterAServingRoleBeginsOnceItServesAndTheStopKeepsTheRoleOrder() throws Exception {
+        Promise<Void> firstServes = Promise.promise();
+        Promise<Void> firstStarts = Promise.promise();
+        CountDownLatch thirdBegan = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new PendingVerticle("first", firstStarts.future(), firstServes.future())),
+            role(ROLE_DEFAULTS, config -> new QuickVerticle("second")),
+            role(ROLE_DEFAULTS, config -> new BesideVerticle("third", thirdBegan)).besideEarlierRoles()));
+        Future<Void> started = supervisor.start(Vertx.vertx());
+        assertTrue(thirdBegan.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the third began");
+        assertEquals(List.of("first start"), events.stream().filter(event -> !event.startsWith("third")).toList(),
+            "the second waits for the first to serve");
+
+        firstServes.complete();
+        awaitEvent("third went on");
+        assertTrue(events.contains("second start"), "the second began once the first served: " + events);
+        assertEquals(false, started.isComplete(), "the start completes only with the first's");
+        firstStarts.complete();
+        started.toCompletionStage().toCompletableFuture().get(AWAIT_SECONDS, TimeUnit.SECONDS);
+
+        assertEquals(RoleSupervisor.EXIT_OK, supervisor.stop("test", false));
+        assertEquals(List.of("third stop", "second stop", "first stop"), events.subList(events.size() - 3,
+            events.size()), "last in role order first, though the first's start ended last");
+    }
+
+    @Test
+    void anEarlierRoleWhoseStartFailsFailsTheStartWithItsErrorAndTheRoleBesideItNeverGoesOn() throws Exception {
+        CountDownLatch secondBegan = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new PendingVerticle("first", Future.failedFuture(
+                new IllegalStateException("first cannot listen")), null)),
+            role(ROLE_DEFAULTS, config -> new BesideVerticle("second", secondBegan)).besideEarlierRoles()));
+
+        Throwable failure = failureOf(supervisor.start(Vertx.vertx()));
+
+        assertEquals("first cannot listen", failure.getMessage());
+        // whether the second was deployed before the first failed depends on timing; it never goes on either way
+        assertTrue(!events.contains("second went on"), events.toString());
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("start failed", true));
+    }
+
+    @Test
+    void anEarlierRoleWhoseStartFailsInterruptsTheStartOfTheRoleBesideIt() throws Exception {
+        Promise<Void> firstStarts = Promise.promise();
+        CountDownLatch secondBegan = new CountDownLatch(1);
+        RoleSupervisor supervisor = new RoleSupervisor(List.of(
+            role(ROLE_DEFAULTS, config -> new PendingVerticle("first", firstStarts.future(), null)),
+            role(ROLE_DEFAULTS, config -> new InterruptibleBesideVerticle("second", secondBegan))
+                .besideEarlierRoles()));
+        Future<Void> started = supervisor.start(Vertx.vertx());
+        assertTrue(secondBegan.await(AWAIT_SECONDS, TimeUnit.SECONDS), "the second began");
+
+        firstStarts.fail(new IllegalStateException("first cannot listen"));
+
+        assertEquals("first cannot listen", failureOf(started).getMessage());
+        assertTrue(events.contains("second interrupted"), "a start that would never end otherwise: " + events);
+        assertEquals(RoleSupervisor.EXIT_FAILED, supervisor.stop("start failed", true));
+    }
+
+    private void awaitEvent(String event) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(AWAIT_SECONDS);
+        while (!events.contains(event) && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertTrue(events.contains(event), "no " + event + " in " + events);
+    }
+
     private static RoleLauncher.Role role(String defaults, Function<JsonObject, io.vertx.core.Deployable> factory) {
         return new RoleLauncher.Role(defaults, null, factory);
     }
@@ -204,6 +291,102 @@ class RoleSupervisorIT {
         public Future<?> stop() {
             events.add(name + " stop");
             return Future.succeededFuture();
+        }
+
+        @Override
+        public void interruptStart() {
+            context.runOnContext(ignored -> {
+                events.add(name + " interrupted");
+                started.tryFail(new CancellationException(name + " interrupted"));
+            });
+        }
+
+        @Override
+        public String currentStep() {
+            return "waiting to be interrupted";
+        }
+    }
+
+    /** A start that ends with {@code started}; with {@code serving}, a {@link ServingRole} that serves before. */
+    private final class PendingVerticle extends VerticleBase implements ServingRole {
+        private final String name;
+        private final Future<Void> started;
+        private final Future<Void> serving;
+
+        PendingVerticle(String name, Future<Void> started, Future<Void> serving) {
+            this.name = name;
+            this.started = started;
+            this.serving = serving == null ? started : serving;
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            return started;
+        }
+
+        @Override
+        public Future<?> stop() {
+            events.add(name + " stop");
+            return Future.succeededFuture();
+        }
+
+        @Override
+        public Future<Void> serving() {
+            return serving;
+        }
+    }
+
+    /** Starts beside the earlier roles: records its start at once, goes on once they serve. */
+    private final class BesideVerticle extends VerticleBase implements StartsBeside {
+        private final String name;
+        private final CountDownLatch began;
+        private Future<Void> earlierRolesServing;
+
+        BesideVerticle(String name, CountDownLatch began) {
+            this.name = name;
+            this.began = began;
+        }
+
+        @Override
+        public void startBeside(Future<Void> earlierRolesServing) {
+            this.earlierRolesServing = earlierRolesServing;
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            began.countDown();
+            return earlierRolesServing.onSuccess(ready -> events.add(name + " went on"));
+        }
+
+        @Override
+        public Future<?> stop() {
+            events.add(name + " stop");
+            return Future.succeededFuture();
+        }
+    }
+
+    /** Starts beside the earlier roles and ends its start only when interrupted (it never waits for them). */
+    private final class InterruptibleBesideVerticle extends VerticleBase implements StartsBeside, InterruptibleRole {
+        private final String name;
+        private final CountDownLatch began;
+        private final Promise<Void> started = Promise.promise();
+
+        InterruptibleBesideVerticle(String name, CountDownLatch began) {
+            this.name = name;
+            this.began = began;
+        }
+
+        @Override
+        public void startBeside(Future<Void> earlierRolesServing) {
+        }
+
+        @Override
+        public Future<?> start() {
+            events.add(name + " start");
+            began.countDown();
+            return started.future();
         }
 
         @Override
