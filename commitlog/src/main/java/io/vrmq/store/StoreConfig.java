@@ -17,6 +17,14 @@ import java.util.Map;
  * @param flushCommitLogLeastPages    ASYNC_FLUSH: force only when at least this many 4 KiB pages are dirty...
  * @param flushCommitLogThoroughIntervalMs ...or when this long has passed since the last force of everything
  * @param flushIntervalConsumeQueueMs how often consume queues and index files are forced and the checkpoint written
+ * @param flushConsumeQueueLeastPages a round forces a consume queue only when at least this many 4 KiB pages of it
+ *                                    are unforced (RocketMQ's rule, default 2; 0: every round forces every queue)...
+ * @param flushConsumeQueueThoroughIntervalMs ...or when this long has passed since a round forced every queue
+ *                                    (RocketMQ's 60 s). A queue left unforced holds the checkpoint's dispatched
+ *                                    offset below its oldest unforced entry, so recovery re-dispatches from there.
+ *                                    Why: with thousands of queues each written a little, forcing each every second
+ *                                    is thousands of msyncs a second, and the dispatcher's first writes into new
+ *                                    queue files wait behind them (the scale table's held row)
  * @param syncFlushTimeoutMs          SYNC_FLUSH: a durability future not forced in time reports FLUSH_DISK_TIMEOUT
  * @param maxMessageSize              largest body accepted, bytes (RocketMQ default 4 MiB)
  * @param maxFilterMessageCount       most consume-queue entries one read scans when a tag filter rejects them
@@ -54,6 +62,8 @@ public record StoreConfig(
         int flushCommitLogLeastPages,
         long flushCommitLogThoroughIntervalMs,
         long flushIntervalConsumeQueueMs,
+        int flushConsumeQueueLeastPages,
+        long flushConsumeQueueThoroughIntervalMs,
         long syncFlushTimeoutMs,
         int maxMessageSize,
         int maxFilterMessageCount,
@@ -92,6 +102,9 @@ public record StoreConfig(
         require(flushCommitLogThoroughIntervalMs > 0, "flushCommitLogThoroughIntervalMs",
                 flushCommitLogThoroughIntervalMs);
         require(flushIntervalConsumeQueueMs > 0, "flushIntervalConsumeQueueMs", flushIntervalConsumeQueueMs);
+        require(flushConsumeQueueLeastPages >= 0, "flushConsumeQueueLeastPages", flushConsumeQueueLeastPages);
+        require(flushConsumeQueueThoroughIntervalMs > 0, "flushConsumeQueueThoroughIntervalMs",
+                flushConsumeQueueThoroughIntervalMs);
         require(syncFlushTimeoutMs > 0, "syncFlushTimeoutMs", syncFlushTimeoutMs);
         require(maxMessageSize > 0, "maxMessageSize", maxMessageSize);
         // A message of the largest size must fit one segment with the filler reserve, or it could never be stored.
@@ -144,6 +157,8 @@ public record StoreConfig(
                 v.integer("flushCommitLogLeastPages", 4),
                 v.longValue("flushCommitLogThoroughIntervalMs", 10_000),
                 v.longValue("flushIntervalConsumeQueueMs", 1_000),
+                v.integer("flushConsumeQueueLeastPages", 2),
+                v.longValue("flushConsumeQueueThoroughIntervalMs", 60_000),
                 v.longValue("syncFlushTimeoutMs", 5_000),
                 v.integer("maxMessageSize", 4 * 1024 * 1024),
                 v.integer("maxFilterMessageCount", 16_000),
@@ -180,6 +195,8 @@ public record StoreConfig(
         m.put("flushCommitLogLeastPages", flushCommitLogLeastPages);
         m.put("flushCommitLogThoroughIntervalMs", flushCommitLogThoroughIntervalMs);
         m.put("flushIntervalConsumeQueueMs", flushIntervalConsumeQueueMs);
+        m.put("flushConsumeQueueLeastPages", flushConsumeQueueLeastPages);
+        m.put("flushConsumeQueueThoroughIntervalMs", flushConsumeQueueThoroughIntervalMs);
         m.put("syncFlushTimeoutMs", syncFlushTimeoutMs);
         m.put("maxMessageSize", maxMessageSize);
         m.put("maxFilterMessageCount", maxFilterMessageCount);

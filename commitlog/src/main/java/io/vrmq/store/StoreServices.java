@@ -23,6 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 final class StoreServices {
     private static final Logger log = LoggerFactory.getLogger(StoreServices.class);
+    private static final int PAGE_BYTES = 4096;
 
     private final StoreConfig config;
     private final CommitLog commitLog;
@@ -36,6 +37,7 @@ final class StoreServices {
     private ScheduledExecutorService scheduler;
     private Thread flusherThread;
     private Thread dispatcherThread;
+    private long lastThoroughFlushMs;   // guarded by this
 
     StoreServices(StoreConfig config, StoreOptions options, CommitLog commitLog, ConsumeQueueTable queues,
                   IndexService index, Checkpoint checkpoint, Dispatcher dispatcher) {
@@ -73,7 +75,7 @@ final class StoreServices {
         });
         long timeoutCheckMs = Math.max(1, config.syncFlushTimeoutMs() / 10);
         schedule(flusher::expireWaiters, timeoutCheckMs);
-        schedule(this::flushLogics, config.flushIntervalConsumeQueueMs());
+        schedule(this::flushLogicsRound, config.flushIntervalConsumeQueueMs());
         schedule(retention::runOnce, config.retentionCheckIntervalMs());
     }
 
@@ -104,14 +106,37 @@ final class StoreServices {
         flushLogics();
     }
 
-    /** Forces ConsumeQueues and index, then records in the checkpoint how far they are complete. */
+    /** Forces every ConsumeQueue and the index, then records in the checkpoint how far they are complete. */
     private synchronized void flushLogics() {
+        flushLogics(true);
+    }
+
+    /** The scheduled round: thorough once per flushConsumeQueueThoroughIntervalMs, else only busy queues. */
+    private synchronized void flushLogicsRound() {
+        flushLogics(clock.millis() - lastThoroughFlushMs >= config.flushConsumeQueueThoroughIntervalMs());
+    }
+
+    /**
+     * Forces the ConsumeQueues (all of them when thorough, else those with at least flushConsumeQueueLeastPages
+     * unforced pages) and the index, then writes the checkpoint: its dispatched offset is kept below the oldest
+     * unforced entry of every queue left out, so recovery re-dispatches whatever a crash could take from them.
+     */
+    private void flushLogics(boolean thorough) {
         long dispatched = dispatcher.dispatchedOffset();   // read first: everything below it is in the files we force
+        long leastBytes = (long) config.flushConsumeQueueLeastPages() * PAGE_BYTES;
+        long complete = dispatched;
         for (ConsumeQueue queue : queues.all()) {
-            queue.flush();
+            if (thorough || queue.unflushedBytes() >= leastBytes) {
+                queue.flush();
+            } else {
+                complete = Math.min(complete, queue.oldestUnflushedCommitLogOffset());
+            }
         }
         index.flush();
-        checkpoint.write(clock.millis(), commitLog.flushedOffset(), dispatched, dispatcher.confirmOffset());
+        checkpoint.write(clock.millis(), commitLog.flushedOffset(), complete, dispatcher.confirmOffset());
+        if (thorough) {
+            lastThoroughFlushMs = clock.millis();
+        }
     }
 
     private void schedule(Runnable task, long periodMs) {

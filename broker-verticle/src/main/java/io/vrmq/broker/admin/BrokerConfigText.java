@@ -89,6 +89,8 @@ public final class BrokerConfigText {
         values.put("flushCommitLogLeastPages", config.flushCommitLogLeastPages());
         values.put("flushCommitLogThoroughInterval", config.flushCommitLogThoroughIntervalMs());
         values.put("flushIntervalConsumeQueue", config.flushIntervalConsumeQueueMs());
+        values.put("flushConsumeQueueLeastPages", config.flushConsumeQueueLeastPages());
+        values.put("flushConsumeQueueThoroughInterval", config.flushConsumeQueueThoroughIntervalMs());
         values.put("syncFlushTimeout", config.syncFlushTimeoutMs());
         values.put("maxMessageSize", config.maxMessageSize());
         values.put("fileReservedTime", config.fileReservedTimeHours());

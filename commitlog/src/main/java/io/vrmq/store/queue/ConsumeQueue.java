@@ -229,6 +229,27 @@ public final class ConsumeQueue {
         return entries.flush();
     }
 
+    /** Bytes of entries written but not yet forced. */
+    public long unflushedBytes() {
+        return entries.unflushedBytes();
+    }
+
+    /**
+     * Commit log offset of the oldest entry not yet forced, or {@link Long#MAX_VALUE} when none is: recovery must
+     * re-dispatch from there if this queue is left unforced. Blanks are skipped (recovery writes them again from the
+     * reserved offsets it keeps until a clean shutdown). Flusher thread (forces move the flushed position).
+     */
+    public long oldestUnflushedCommitLogOffset() {
+        ConsumeQueueEntry entry = new ConsumeQueueEntry();
+        long end = maxOffset;
+        for (long at = Math.max(minOffset, entries.flushedOffset() / ENTRY_BYTES); at < end; at++) {
+            if (read(at, entry) && !entry.isBlank()) {
+                return entry.commitLogOffset();
+            }
+        }
+        return Long.MAX_VALUE;
+    }
+
     /** Deletes every file of this queue (topic deletion). */
     public void deleteFiles() {
         entries.deleteAll();

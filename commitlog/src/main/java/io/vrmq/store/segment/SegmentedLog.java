@@ -226,6 +226,15 @@ public final class SegmentedLog {
         return flushedOffset;
     }
 
+    /** Bytes published but not yet forced, over every segment. Any thread (an estimate while the writer writes). */
+    public long unflushedBytes() {
+        long unflushed = 0;
+        for (MappedSegment segment : segments) {
+            unflushed += Math.max(0, segment.writePosition() - segment.flushedPosition());
+        }
+        return unflushed;
+    }
+
     /** Declares everything below {@code offset} durable (recovery: it was read back from disk). */
     public void markFlushed(long offset) {
         for (MappedSegment segment : segments) {
