@@ -7,7 +7,6 @@ import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +23,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * maxPopPollingSize in all.
  * <p>
  * Threads: held requests are confined to the broker's context; the store's dispatcher only notes which topics
- * advanced, in a concurrent map, and schedules one hop to the context (many dispatches coalesce into one pass).
+ * advanced and by how many messages, in a concurrent map, and schedules one hop to the context (many dispatches
+ * coalesce into one pass, which wakes one request per key for each message counted: a pass that woke one request
+ * for two messages left the second to wait for the next arrival or the poll time).
  */
 final class PopHolds {
     /** How a hold attempt ended. */
@@ -39,7 +40,8 @@ final class PopHolds {
     private final Map<String, Set<TopicGroup>> watchers = new HashMap<>();
     private final Map<TopicGroup, Set<PollKey>> keysByTarget = new HashMap<>();
     private final Map<Held, Long> expiryTimers = new IdentityHashMap<>();
-    private final Map<String, Boolean> advanced = new ConcurrentHashMap<>();
+    /** Topic to the messages dispatched to it since the last wake pass. */
+    private final Map<String, Integer> advanced = new ConcurrentHashMap<>();
     private final AtomicBoolean isWakeScheduled = new AtomicBoolean();
     private volatile int heldCount;
 
@@ -100,7 +102,7 @@ final class PopHolds {
         if (heldCount == 0) {
             return;
         }
-        advanced.put(topic, Boolean.TRUE);
+        advanced.merge(topic, 1, Integer::sum);
         if (isWakeScheduled.compareAndSet(false, true)) {
             context.runOnContext(ignored -> wakeAdvanced());
         }
@@ -125,27 +127,30 @@ final class PopHolds {
 
     private void wakeAdvanced() {
         isWakeScheduled.set(false);
-        for (Iterator<String> it = advanced.keySet().iterator(); it.hasNext(); ) {
-            String topic = it.next();
-            it.remove();
+        for (String topic : advanced.keySet()) {
+            Integer arrivals = advanced.remove(topic);
             Set<TopicGroup> waiting = watchers.get(topic);
-            if (waiting == null) {
+            if (arrivals == null || waiting == null) {
                 continue;
             }
             for (TopicGroup target : Set.copyOf(waiting)) {
-                wakeTopicGroup(target);
+                for (int woken = 0; woken < arrivals && wakeTopicGroup(target); woken++) {
+                    // one request of each key per message: a request of a batch of one takes one message
+                }
             }
         }
     }
 
-    /** A message arrived for the pair: wake one request of each of its keys. */
-    private void wakeTopicGroup(TopicGroup target) {
+    /** A message arrived for the pair: wake one request of each of its keys; false when none was held. */
+    private boolean wakeTopicGroup(TopicGroup target) {
         Set<PollKey> keys = keysByTarget.get(target);
+        boolean isAnyWoken = false;
         if (keys != null) {
             for (PollKey key : Set.copyOf(keys)) {
-                wakeOne(key);
+                isAnyWoken |= wakeOne(key);
             }
         }
+        return isAnyWoken;
     }
 
     private boolean wakeOne(PollKey key) {
