@@ -34,7 +34,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
                            String adminToken, RemotingLimits limits, int maxConnections, long shutdownGraceMs,
                            HaConfig ha, TransactionConfig transaction, ControllerModeConfig controllerMode,
                            AutoSwitchConfig autoSwitch, GrpcConfig grpc,
-                           PullTransferLimits pullTransfer) {
+                           PullTransferLimits pullTransfer, int heartbeatDecodeOnWorkerBytes) {
     public static final String ASYNC_MASTER = "ASYNC_MASTER";
     public static final String SYNC_MASTER = "SYNC_MASTER";
     public static final String SLAVE = "SLAVE";
@@ -64,6 +64,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             "maxMessageSize (must be below maxFrameBytes " + limits.maxFrameBytes() + ")", maxMessageSize);
         require(adminPort >= -1 && adminPort <= 65535, "adminPort (-1 disables)", adminPort);
         require(maxConnections > 0, "maxConnections", maxConnections);
+        require(heartbeatDecodeOnWorkerBytes >= 0, "heartbeatDecodeOnWorkerBytes", heartbeatDecodeOnWorkerBytes);
         require(!grpc.isEnabled() || grpc.grpcListenPort() == 0 || grpc.grpcListenPort() != listenPort,
             "grpcListenPort (must differ from listenPort)", grpc.grpcListenPort());
         require(controllerMode.enableControllerMode() || SLAVE.equals(brokerRole) == (brokerId != 0),
@@ -87,7 +88,7 @@ public record BrokerConfig(String brokerClusterName, String brokerName, long bro
             json.getString("adminHost"), json.getString("adminToken"), RemotingLimits.from(json),
             json.getInteger("maxConnections"), json.getLong("shutdownGraceMs"), HaConfig.from(json),
             TransactionConfig.from(json), ControllerModeConfig.from(json), AutoSwitchConfig.from(json),
-            GrpcConfig.from(json), PullTransferLimits.from(json));
+            GrpcConfig.from(json), PullTransferLimits.from(json), json.getInteger("heartbeatDecodeOnWorkerBytes"));
     }
 
     /** The values the store takes, under the store's key names. */

@@ -53,6 +53,7 @@ public final class BrokerConfigText {
         values.put("maxTransferBytesOnMessageInMemory", config.pullTransfer().maxBytes());
         values.put("flushConsumerOffsetInterval", config.flushConsumerOffsetIntervalMs());
         values.put("channelExpiredTimeout", config.channelExpiredTimeoutMs());
+        values.put("heartbeatDecodeOnWorkerBytes", config.heartbeatDecodeOnWorkerBytes());
         values.put("clientChannelScanInterval", config.clientChannelScanIntervalMs());
         values.put("messageDelayLevel", config.messageDelayLevel());
         values.put("maxReconsumeTimes", config.maxReconsumeTimes());

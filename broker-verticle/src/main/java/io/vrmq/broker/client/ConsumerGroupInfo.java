@@ -3,8 +3,11 @@ package io.vrmq.broker.client;
 import io.vrmq.remoting.body.SubscriptionData;
 import io.vrmq.remoting.transport.RemotingConnection;
 
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -64,19 +67,26 @@ public final class ConsumerGroupInfo {
         return old == null || !old.clientId().equals(channel.clientId());
     }
 
-    /** Replaces the subscriptions; true when they changed. */
-    boolean updateSubscriptions(Iterable<SubscriptionData> latest) {
-        Map<String, SubscriptionData> next = new java.util.HashMap<>();
-        latest.forEach(subscription -> next.put(subscription.topic(), subscription));
-        boolean isChanged = !next.keySet().equals(subscriptions.keySet());
-        for (Map.Entry<String, SubscriptionData> entry : next.entrySet()) {
-            SubscriptionData old = subscriptions.get(entry.getKey());
-            if (old == null || old.subVersion() < entry.getValue().subVersion()) {
-                subscriptions.put(entry.getKey(), entry.getValue());
-                isChanged |= old == null || !old.subString().equals(entry.getValue().subString());
+    /**
+     * Replaces the subscriptions; true when they changed. One pass over the heartbeat's subscriptions, each compared
+     * with the one held for its topic (a newer subVersion replaces it); the topics left out are looked for only when
+     * the counts say some are: a client subscribed to every topic heartbeats thousands of them, mostly unchanged.
+     * A heartbeat carries one subscription per topic (the client keeps them by topic).
+     */
+    boolean updateSubscriptions(Collection<SubscriptionData> latest) {
+        boolean isChanged = false;
+        for (SubscriptionData subscription : latest) {
+            SubscriptionData old = subscriptions.get(subscription.topic());
+            if (old == null || old.subVersion() < subscription.subVersion()) {
+                subscriptions.put(subscription.topic(), subscription);
+                isChanged |= old == null || !old.subString().equals(subscription.subString());
             }
         }
-        subscriptions.keySet().retainAll(next.keySet());
+        if (subscriptions.size() != latest.size()) {
+            Set<String> topics = new HashSet<>();
+            latest.forEach(subscription -> topics.add(subscription.topic()));
+            isChanged |= subscriptions.keySet().retainAll(topics);
+        }
         return isChanged;
     }
 
