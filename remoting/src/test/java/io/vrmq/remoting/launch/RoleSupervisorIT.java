@@ -270,7 +270,7 @@ class RoleSupervisorIT {
     }
 
     /** A start that ends only when interrupted, as a long store recovery ends at its next poll. */
-    private final class InterruptibleVerticle extends VerticleBase implements InterruptibleRole {
+    private class InterruptibleVerticle extends VerticleBase implements InterruptibleRole {
         private final String name;
         private final CountDownLatch starting;
         private final Promise<Void> started = Promise.promise();
@@ -368,38 +368,13 @@ class RoleSupervisorIT {
     }
 
     /** Starts beside the earlier roles and ends its start only when interrupted (it never waits for them). */
-    private final class InterruptibleBesideVerticle extends VerticleBase implements StartsBeside, InterruptibleRole {
-        private final String name;
-        private final CountDownLatch began;
-        private final Promise<Void> started = Promise.promise();
-
+    private final class InterruptibleBesideVerticle extends InterruptibleVerticle implements StartsBeside {
         InterruptibleBesideVerticle(String name, CountDownLatch began) {
-            this.name = name;
-            this.began = began;
+            super(name, began);
         }
 
         @Override
         public void startBeside(Future<Void> earlierRolesServing) {
-        }
-
-        @Override
-        public Future<?> start() {
-            events.add(name + " start");
-            began.countDown();
-            return started.future();
-        }
-
-        @Override
-        public void interruptStart() {
-            context.runOnContext(ignored -> {
-                events.add(name + " interrupted");
-                started.tryFail(new CancellationException(name + " interrupted"));
-            });
-        }
-
-        @Override
-        public String currentStep() {
-            return "waiting to be interrupted";
         }
     }
 
