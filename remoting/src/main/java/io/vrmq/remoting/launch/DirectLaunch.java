@@ -40,7 +40,8 @@ import java.util.function.Supplier;
  * {@code -Dvertx.metrics.options.*} and {@code -Dvertx.deployment.options.*} properties (through the launcher's own
  * {@code Utils}), the metrics options converted by the one metrics provider, the Vert.x close hook and the JVM
  * shutdown hook that closes Vert.x, the two-minute limits and the launcher's exit codes. Without options there is
- * no cluster, no threading model and no instance count to apply. Runs on the thread that runs {@code main}.
+ * no cluster, no tracing options, no threading model and no instance count to apply. Runs on the thread that runs
+ * {@code main}.
  */
 final class DirectLaunch {
     private static final Logger log = LoggerFactory.getLogger(DirectLaunch.class);
