@@ -43,9 +43,19 @@ public final class ConsoleFiles {
         this.filesByPath = Collections.unmodifiableMap(filesByPath);
     }
 
-    /** Reads every file under the webroot. Blocking. */
-    public static ConsoleFiles load() {
-        return load(ConsoleFiles.class.getClassLoader());
+    /** The files {@link #load()} read, shared by every admin API of this JVM. */
+    private static ConsoleFiles loaded;
+
+    /**
+     * Reads every file under the webroot, once per JVM: the NameServer and the broker of one process (the standalone
+     * jar) serve the same files, and finding them walks all of the jar's entries (some 21,000 in the standalone jar),
+     * on the two cores the roles' starts share. Blocking: a second caller waits for the first one's read.
+     */
+    public static synchronized ConsoleFiles load() {
+        if (loaded == null) {
+            loaded = load(ConsoleFiles.class.getClassLoader());
+        }
+        return loaded;
     }
 
     /** Reads every file under the webroot of {@code loader}'s classpath. Blocking. */

@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The console's files as the servers load them, and that every module and asset they name is among them. */
@@ -48,6 +49,12 @@ class ConsoleFilesTest {
         assertNull(files.find("/js/../../pom.xml"));
         assertNull(files.find("/no-such-file.js"));
         assertNull(files.find("/js"));
+    }
+
+    /** The NameServer and the broker of one JVM share one read of the jar (it walks all of its entries). */
+    @Test
+    void theServersOfOneJvmShareOneRead() {
+        assertSame(files, ConsoleFiles.load());
     }
 
     /** Inside a jar (how the servers run) only the webroot's files are read, by their paths under it. */

@@ -55,6 +55,20 @@ class LauncherOptionsIT {
             + nameServer.describeLog());
     }
 
+    /** Without launcher options (only -conf) the launcher's -Dvertx.options.* properties still apply. */
+    @Test
+    void vertxOptionsPropertiesApplyWithoutLauncherOptions() throws IOException {
+        ChildJvm nameServer = launch(List.of("-Dvertx.options.eventLoopPoolSize=1"), "-conf", config().toString());
+        nameServer.awaitLogLine(NameServerKind.BOOT_LINE, BOOT_TIMEOUT);
+
+        assertTrue(nameServer.stop(), "exits on SIGTERM" + nameServer.describeLog());
+        assertEquals(0, nameServer.exitCode(), "clean stop" + nameServer.describeLog());
+        String log = nameServer.logSinceStart();
+        assertTrue(log.contains("vert.x-eventloop-thread-0"), "the event loop logged" + nameServer.describeLog());
+        assertFalse(log.contains("vert.x-eventloop-thread-1"), "-Dvertx.options.eventLoopPoolSize=1 applied"
+            + nameServer.describeLog());
+    }
+
     @Test
     void moreThanOneInstanceIsRefusedNamingTheOption() throws IOException {
         ChildJvm nameServer = launch("-conf", config().toString(), "--instances", "2");
@@ -97,10 +111,15 @@ class LauncherOptionsIT {
     }
 
     private ChildJvm launch(String... arguments) {
+        return launch(List.of(), arguments);
+    }
+
+    private ChildJvm launch(List<String> jvmArguments, String... arguments) {
         Path jar = Path.of(System.getProperty("vrmq.namesrv.jar", "../nameserver-verticle/target/vrmq-namesrv.jar"));
         List<String> command = new ArrayList<>(List.of("-Xmx128m", "-XX:+UseSerialGC",
-            "-XX:TieredStopAtLevel=1", "-jar",
-            jar.toAbsolutePath().toString()));
+            "-XX:TieredStopAtLevel=1"));
+        command.addAll(jvmArguments);
+        command.addAll(List.of("-jar", jar.toAbsolutePath().toString()));
         command.addAll(List.of(arguments));
         ChildJvm child = ChildJvm.start("vrmq-namesrv-launcher", dir, command, Map.of());
         children.add(child);

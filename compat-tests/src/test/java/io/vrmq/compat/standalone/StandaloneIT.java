@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -100,6 +101,39 @@ class StandaloneIT {
         producer = null;
 
         assertTrue(standalone.stop(), "the standalone JVM exits on SIGTERM\n" + standalone.describeLog());
+    }
+
+    /**
+     * The README's first command with no launcher option: the launcher's parser (picocli, which a class-data archive
+     * cannot hold) is not loaded, and the broker's first registration (its first buffers) does not make JFR read its
+     * metadata for Netty's allocator events (benchmark/RESULTS.md, "Start after the seventh session").
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void theDefaultStartLoadsNeitherTheLaunchersParserNorJfrsMetadata(@TempDir Path dir) throws Exception {
+        int namesrvPort = FreePorts.any();
+        int brokerPort = FreePorts.forBroker();
+        String namesrvAddr = "127.0.0.1:" + namesrvPort;
+        Path namesrvConf = write(dir.resolve("namesrv.json"), "{\"listenPort\": " + namesrvPort
+            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
+        Path brokerConf = write(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
+            + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
+            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
+        Path classes = dir.resolve("classes.txt");
+        standalone = ChildJvm.start("vrmq-standalone-classes", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
+            "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + classes, "-jar",
+            System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-broker-conf",
+            brokerConf.toString()), Map.of());
+        standalone.awaitLogLine("boot success. serializeType=JSON and name server is " + namesrvAddr, BOOT_TIMEOUT);
+        producer = OfficialClients.producer(namesrvAddr, "standalone-classes-producer");
+        assertEquals(SendStatus.SEND_OK, producer.send(new Message("StandaloneClassesTopic",
+            "routed".getBytes(StandardCharsets.UTF_8))).getSendStatus());
+        assertTrue(standalone.stop(), "the standalone JVM exits on SIGTERM\n" + standalone.describeLog());
+
+        String loaded = Files.readString(classes);
+        assertTrue(loaded.contains(" io.vrmq.standalone.StandaloneMain "), "the class log is complete");
+        assertFalse(loaded.contains(" picocli."), "the launcher's parser was loaded");
+        assertFalse(loaded.contains(" jdk.jfr.internal.MetadataRepository "), "JFR read its metadata");
     }
 
     private static Path write(Path file, String json) throws IOException {

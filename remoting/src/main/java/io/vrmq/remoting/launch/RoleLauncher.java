@@ -18,7 +18,9 @@ import java.util.function.Function;
  * {@code vertx run}): {@code java -jar vrmq-broker.jar -conf broker.json [-options vertx-options.json]}. The launcher
  * parses the command line and builds Vert.x; {@link RoleHooks} builds it the role's way, reads {@code -conf <file>}
  * (optional) over the embedded defaults (then the environment and -D properties, see
- * {@link io.vrmq.remoting.config.RoleConfigLoader}) and deploys the role's verticle. Stopping (see
+ * {@link io.vrmq.remoting.config.RoleConfigLoader}) and deploys the role's verticle. A command line with no launcher
+ * option (nothing, or only {@code -conf}) takes the same steps without the launcher's parser ({@link DirectLaunch}).
+ * Stopping (see
  * {@link RoleSupervisor} and {@link ProcessExit}):
  * <ul>
  * <li>SIGTERM or SIGINT at any moment, before, during or after the start: the role starting is interrupted and its
@@ -72,6 +74,7 @@ public final class RoleLauncher {
 
     private static void run(ProcessExit exit, String[] launcherArgs, Function<VertxOptions, VertxBuilder> vertxFactory,
                             List<Role> roles, String instancesKey) {
+        NettyJfrEvents.offUnlessAsked();
         RoleSupervisor supervisor;
         try {
             supervisor = new RoleSupervisor(roles);
@@ -87,7 +90,8 @@ public final class RoleLauncher {
         log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
             ProcessHandle.current().pid(), names, supervisor.graceMs());
         RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names), instancesKey);
-        int code = new Launcher(launcherArgs, hooks).launch();
+        int code = needsTheLauncher(launcherArgs) ? new Launcher(launcherArgs, hooks).launch()
+            : new DirectLaunch(hooks).launch();
         if (code == 0 || supervisor.isStopRequested()) {
             return;   // started (the supervisor reports a failed role start itself), or stopping already
         }
@@ -101,6 +105,21 @@ public final class RoleLauncher {
         Launcher(String[] args, RoleHooks hooks) {
             super(args, hooks, true, false);
         }
+    }
+
+    /**
+     * Whether {@code args} hold a launcher option to parse: anything but nothing or one {@code -conf <file>} (the
+     * role reads that itself, see {@link #option}). Without one, {@link DirectLaunch} does the launcher's steps without
+     * loading its parser.
+     */
+    static boolean needsTheLauncher(String[] args) {
+        if (args.length == 0) {
+            return false;
+        }
+        if (args.length == 1) {
+            return !(args[0].startsWith("-conf=") || args[0].startsWith("--conf="));
+        }
+        return args.length != 2 || !(args[0].equals("-conf") || args[0].equals("--conf"));
     }
 
     /** {@code args} without the options {@code names} and their values (standalone's per-role files). */
