@@ -117,7 +117,10 @@ public final class MessageLoadBench {
                         if (backlog && broker != null) {
                             brokerCpuDrainStart[0] = ProcessStats.cpuMillis(broker);
                         }
+                        // wall-clock marks, to line the drain up with a profile or per-thread CPU of the broker
+                        System.out.println("drain: first message at epoch ms " + System.currentTimeMillis());
                     });
+                System.out.println("drain: over at epoch ms " + System.currentTimeMillis());
             }
             progress.stop();
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
