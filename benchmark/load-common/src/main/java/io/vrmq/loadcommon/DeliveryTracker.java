@@ -71,7 +71,8 @@ public final class DeliveryTracker {
     /**
      * Waits until every acknowledged message was delivered, at most {@code drainSeconds}, and at most
      * {@code drainIdleSeconds} without a new delivery (the tools' --drain-seconds and --drain-idle-seconds): what is
-     * missing then counts as lost. The caller's thread (main) sleeps between looks.
+     * missing then counts as lost; both count from the first delivery, and before it the wait is
+     * {@code drainIdleSeconds}. The caller's thread (main) sleeps between looks.
      */
     public void awaitDelivered(long drainSeconds, long drainIdleSeconds) throws InterruptedException {
         awaitDelivered(drainSeconds, drainIdleSeconds, drainIdleSeconds, () -> { });
