@@ -17,6 +17,8 @@ import java.util.concurrent.atomic.LongAdder;
 public final class DeliveryTracker {
 
     private static final long DRAIN_POLL_INTERVAL_MS = 100;
+    /** Before the first delivery the wait looks more often, so that the drain's start is read closely. */
+    public static final long FIRST_DELIVERY_POLL_INTERVAL_MS = 5;
 
     private final long runId;
     private final AtomicIntegerArray acknowledged;
@@ -69,21 +71,51 @@ public final class DeliveryTracker {
     /**
      * Waits until every acknowledged message was delivered, at most {@code drainSeconds}, and at most
      * {@code drainIdleSeconds} without a new delivery (the tools' --drain-seconds and --drain-idle-seconds): what is
-     * missing then counts as lost. The caller's thread (main) sleeps between looks.
+     * missing then counts as lost; both count from the first delivery, and before it the wait is
+     * {@code drainIdleSeconds}. The caller's thread (main) sleeps between looks.
      */
     public void awaitDelivered(long drainSeconds, long drainIdleSeconds) throws InterruptedException {
+        awaitDelivered(drainSeconds, drainIdleSeconds, drainIdleSeconds, () -> { });
+    }
+
+    /**
+     * As {@link #awaitDelivered(long, long)}, but before the first delivery the wait is {@code firstDeliverySeconds}
+     * (--first-delivery-seconds), and {@code drainSeconds} counts from the first delivery: a consumer's start (route,
+     * rebalance, heartbeat) is not the drain. The official 5.5.0 push consumer can wait one heartbeat interval (30 s)
+     * before its first pull is answered: its first rebalance raises the subscription version and asks for a heartbeat
+     * that carries it while its periodic heartbeat, due at the same second, holds the heartbeat lock, so the request
+     * is dropped ("sendHeartbeatToAllBrokerWithLockV2 lock heartBeat, but failed") and every pull is answered
+     * SUBSCRIPTION_NOT_LATEST until the next periodic one. Runs {@code onFirstDelivery} on the caller's thread within
+     * {@link #FIRST_DELIVERY_POLL_INTERVAL_MS} of the first delivery (e.g. to read the broker's CPU time there).
+     */
+    public void awaitDelivered(long drainSeconds, long drainIdleSeconds, long firstDeliverySeconds,
+                               Runnable onFirstDelivery) throws InterruptedException {
         long startNanos = System.nanoTime();
         long lastChangeNanos = startNanos;
         long lastDelivered = -1;
+        boolean started = false;
         while (true) {
             long delivered = uniqueDeliveries();
+            long now = System.nanoTime();
+            if (!started && delivered > 0) {
+                started = true;
+                onFirstDelivery.run();
+                startNanos = now;
+            }
             if (delivered >= acknowledgedCount() && lost() == 0) {
                 return;
             }
-            long now = System.nanoTime();
             if (delivered != lastDelivered) {
                 lastDelivered = delivered;
                 lastChangeNanos = now;
+            }
+            if (!started) {
+                if (now - startNanos > TimeUnit.SECONDS.toNanos(firstDeliverySeconds)) {
+                    System.out.println("drain: no delivery within --first-delivery-seconds " + firstDeliverySeconds);
+                    return;
+                }
+                Thread.sleep(FIRST_DELIVERY_POLL_INTERVAL_MS);
+                continue;
             }
             if (now - startNanos > TimeUnit.SECONDS.toNanos(drainSeconds)) {
                 System.out.println("drain: --drain-seconds " + drainSeconds + " reached");

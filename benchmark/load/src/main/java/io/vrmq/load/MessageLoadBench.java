@@ -106,14 +106,26 @@ public final class MessageLoadBench {
                 consumer = startConsumer(options, runTag, tracker, null);
                 ownedQueues = ownedQueues(consumer, options);
             }
+            // concurrent: the drain's CPU counts from the end of the sends; after: from the first message, so that
+            // the consumer's start (and a lost heartbeat's wait) is the separate brokerCpuDrainStartMillis
+            long[] brokerCpuDrainStart = {brokerCpuAfterSend};
             if (consumer != null) {
                 progress.draining(tracker);
-                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds());
+                boolean backlog = options.consume().equals("after");
+                tracker.awaitDelivered(options.drainSeconds(), options.drainIdleSeconds(),
+                    options.firstDeliverySeconds(), () -> {
+                        if (backlog && broker != null) {
+                            brokerCpuDrainStart[0] = ProcessStats.cpuMillis(broker);
+                        }
+                        // wall-clock marks, to line the drain up with a profile or per-thread CPU of the broker
+                        System.out.println("drain: first message at epoch ms " + System.currentTimeMillis());
+                    });
+                System.out.println("drain: over at epoch ms " + System.currentTimeMillis());
             }
             progress.stop();
             long brokerCpuEnd = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             MessageLoadResult result = result(options, send, consumer == null ? null : tracker, consumerStartNanos,
-                broker, brokerCpuStart, brokerCpuAfterSend, brokerCpuEnd, replicaCpuSend,
+                broker, brokerCpuStart, brokerCpuAfterSend, brokerCpuDrainStart[0], brokerCpuEnd, replicaCpuSend,
                 ProcessStats.cpuMillis(SELF) - clientCpuStartMillis,
                 new ScaleFigures(producers.size(), options.topicCount(), ownedQueues, idle));
             System.out.println("RESULT " + result.toJson());
@@ -250,15 +262,18 @@ public final class MessageLoadBench {
 
     private static MessageLoadResult result(MessageLoadOptions options, SendLoad.Summary send,
                                             DeliveryTracker tracker, long consumerStartNanos, String broker,
-                                            long brokerCpuStart, long brokerCpuAfterSend, long brokerCpuEnd,
-                                            long replicaCpuSend, long clientCpuMillis, ScaleFigures scale) {
+                                            long brokerCpuStart, long brokerCpuAfterSend,
+                                            long brokerCpuDrainStart, long brokerCpuEnd, long replicaCpuSend,
+                                            long clientCpuMillis, ScaleFigures scale) {
         long brokerPeakRss = broker == null ? -1 : ProcessStats.statusKib(broker, "VmHWM");
         long brokerRssAnon = broker == null ? -1 : ProcessStats.statusKib(broker, "RssAnon");
         long brokerCpuSend = broker == null ? -1 : brokerCpuAfterSend - brokerCpuStart;
-        long brokerCpuDrain = broker == null || tracker == null ? -1 : brokerCpuEnd - brokerCpuAfterSend;
+        long brokerCpuDrain = broker == null || tracker == null ? -1 : brokerCpuEnd - brokerCpuDrainStart;
+        long brokerCpuConsumerStart = broker == null || tracker == null ? -1 : brokerCpuDrainStart - brokerCpuAfterSend;
         if (tracker == null) {
             return new MessageLoadResult(options, send, -1, -1, -1, -1, -1, -1, -1, -1, -1, brokerCpuSend,
-                brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis, scale);
+                brokerCpuDrain, brokerCpuConsumerStart, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis,
+                scale);
         }
         long first = tracker.firstDeliveryNanos();
         long consumeNanos = first == 0 ? 0 : tracker.lastDeliveryNanos() - first;
@@ -267,6 +282,6 @@ public final class MessageLoadBench {
         return new MessageLoadResult(options, send, tracker.uniqueDeliveries(), consumeNanos, consumeStartMillis,
             endToEnd.percentileMicros(0.50), endToEnd.percentileMicros(0.99), endToEnd.percentileMicros(0.999),
             tracker.lost(), tracker.duplicateDeliveries(), tracker.deliveredUnacknowledged(), brokerCpuSend,
-            brokerCpuDrain, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis, scale);
+            brokerCpuDrain, brokerCpuConsumerStart, replicaCpuSend, brokerPeakRss, brokerRssAnon, clientCpuMillis, scale);
     }
 }

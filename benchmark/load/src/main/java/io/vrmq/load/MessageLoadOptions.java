@@ -32,6 +32,10 @@ import org.apache.rocketmq.remoting.RPCHook;
  * @param maxSendSeconds   the send phase stops after this long even if {@code count} was not reached
  * @param drainSeconds     after sending, how long the consumer may take to receive every message at most
  * @param drainIdleSeconds ...and how long without any new message before the rest counts as lost
+ * @param firstDeliverySeconds how long the consumer may take to its first message (start, rebalance, heartbeat);
+ *                         above the official client's 30 s heartbeat interval, since its start can lose the heartbeat
+ *                         that carries its subscription ({@link io.vrmq.loadcommon.DeliveryTracker}); --drain-seconds
+ *                         and --drain-idle-seconds count from that first message
  * @param sendTimeoutMs    the producer's send timeout
  * @param watchPid         a local broker's process id: report its CPU time used per phase and its peak RSS from
  *                         /proc (0 = none)
@@ -54,18 +58,20 @@ import org.apache.rocketmq.remoting.RPCHook;
 record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
                           String mode, int threads, int window, int rate, int queues, String consume,
                           int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
-                          int sendTimeoutMs, long watchPid, String replicaPids, int producers, int topicCount,
+                          int firstDeliverySeconds, int sendTimeoutMs, long watchPid, String replicaPids, int producers, int topicCount,
                           boolean createTopics, int compressOverBytes, int idleSeconds, String accessKey,
                           String secretKey) {
 
     /** The official producer's compressMsgBodyOverHowmuch default. */
     static final int DEFAULT_COMPRESS_OVER_BYTES = 4 * 1024;
+    /** The official client's heartbeat interval (heartbeatBrokerInterval, 30 s) and then some. */
+    static final int DEFAULT_FIRST_DELIVERY_SECONDS = 45;
     static final String USAGE = """
         usage: MessageLoadBench --namesrv host:port [--topic BenchTopic] [--label name] [--count 100000]
                                 [--warmup-count 0] [--size 1024] [--mode sync|async] [--threads 8] [--window 512]
                                 [--rate 0] [--queues 8] [--consume none|concurrent|after] [--consume-threads 20]
                                 [--max-send-seconds 120] [--drain-seconds 60] [--drain-idle-seconds 15]
-                                [--send-timeout-ms 3000] [--watch-pid broker-pid]
+                                [--first-delivery-seconds 45] [--send-timeout-ms 3000] [--watch-pid broker-pid]
                                 [--replica-pids pid,pid] [--producers 1] [--topic-count 1]
                                 [--create-topics true|false] [--compress-over-bytes 4096] [--idle-seconds 0]
                                 [--access-key ak --secret-key sk]""";
@@ -85,6 +91,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
         require(consumeThreads > 0, "--consume-threads must be > 0, was " + consumeThreads);
         require(maxSendSeconds > 0, "--max-send-seconds must be > 0, was " + maxSendSeconds);
         require(drainSeconds > 0 && drainIdleSeconds > 0, "--drain-seconds and --drain-idle-seconds must be > 0");
+        require(firstDeliverySeconds > 0, "--first-delivery-seconds must be > 0, was " + firstDeliverySeconds);
         require(sendTimeoutMs > 0, "--send-timeout-ms must be > 0, was " + sendTimeoutMs);
         require(producers > 0, "--producers must be > 0, was " + producers);
         require(topicCount > 0, "--topic-count must be > 0, was " + topicCount);
@@ -114,6 +121,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             integer(values, "max-send-seconds", 120),
             integer(values, "drain-seconds", 60),
             integer(values, "drain-idle-seconds", 15),
+            integer(values, "first-delivery-seconds", DEFAULT_FIRST_DELIVERY_SECONDS),
             integer(values, "send-timeout-ms", 3_000),
             Long.parseLong(values.getOrDefault("watch-pid", "0")),
             values.getOrDefault("replica-pids", ""),
@@ -126,7 +134,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             values.getOrDefault("secret-key", ""));
         values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
             "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
-            "drain-idle-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "producers", "topic-count", "create-topics",
+            "drain-idle-seconds", "first-delivery-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "producers", "topic-count", "create-topics",
             "compress-over-bytes", "idle-seconds", "access-key", "secret-key"));
         require(values.isEmpty(), "unknown option(s) " + values.keySet());
         return options;

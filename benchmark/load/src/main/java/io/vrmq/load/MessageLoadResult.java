@@ -18,7 +18,10 @@ import java.util.Locale;
  * @param duplicated              deliveries beyond the first of a message
  * @param deliveredUnacknowledged delivered though the send was not answered SEND_OK (a timed-out send)
  * @param brokerCpuSendMillis     the watched broker's CPU time (user + system) during the send phase
- * @param brokerCpuDrainMillis    ...and from the end of the send phase to the end of the drain
+ * @param brokerCpuDrainMillis    ...and over the drain: --consume after, from the first delivery to the end (the
+ *                                pull path); --consume concurrent, from the end of the send phase to the end
+ * @param brokerCpuDrainStartMillis --consume after: from the end of the send phase to the first delivery (the
+ *                                consumer's start and any wait for its heartbeat, consumeStartMillis); 0 otherwise
  * @param replicaCpuSendMillis    the --replica-pids processes' CPU time together during the send phase (-1: none)
  * @param brokerPeakRssKib        the watched broker's VmHWM at the end
  * @param brokerRssAnonKib        the watched broker's RssAnon at the end (heap and other anonymous memory)
@@ -29,7 +32,7 @@ record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long
                          long consumeStartMillis, long e2eP50Micros, long e2eP99Micros, long e2eP999Micros,
                          long lost, long duplicated,
                          long deliveredUnacknowledged, long brokerCpuSendMillis, long brokerCpuDrainMillis,
-                         long replicaCpuSendMillis,
+                         long brokerCpuDrainStartMillis, long replicaCpuSendMillis,
                          long brokerPeakRssKib, long brokerRssAnonKib, long clientCpuMillis,
                          ScaleFigures scale) {
 
@@ -48,7 +51,8 @@ record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long
                 + "\"sendP999Micros\":%d,\"consumed\":%d,\"consumeSeconds\":%.3f,\"consumePerSecond\":%.1f,"
                 + "\"consumeMBPerSecond\":%.2f,\"consumeStartMillis\":%d,\"e2eP50Micros\":%d,\"e2eP99Micros\":%d,"
                 + "\"e2eP999Micros\":%d,\"lost\":%d,\"duplicated\":%d,\"deliveredUnacknowledged\":%d,"
-                + "\"brokerCpuSendMillis\":%d,\"brokerCpuDrainMillis\":%d,\"replicaCpuSendMillis\":%d,"
+                + "\"brokerCpuSendMillis\":%d,\"brokerCpuDrainMillis\":%d,\"brokerCpuDrainStartMillis\":%d,"
+                + "\"replicaCpuSendMillis\":%d,"
                 + "\"brokerPeakRssKib\":%d,\"brokerRssAnonKib\":%d,\"clientCpuMillis\":%d,%s,\"firstError\":%s}",
             Json.quote(o.label()), Json.quote(o.namesrvAddr()), Json.quote(o.topic()), Json.quote(o.mode()),
             o.threads(), o.window(), o.rate(), o.queues(), o.size(), Json.quote(o.consume()), o.count(),
@@ -56,7 +60,7 @@ record MessageLoadResult(MessageLoadOptions options, SendLoad.Summary send, long
             send.perSecond() * o.size() / MIB, send.p50Micros(), send.p99Micros(), send.p999Micros(), consumed,
             consumeNanos / 1e9, consumePerSecond(), consumePerSecond() * o.size() / MIB, consumeStartMillis,
             e2eP50Micros, e2eP99Micros, e2eP999Micros, lost, duplicated, deliveredUnacknowledged, brokerCpuSendMillis,
-            brokerCpuDrainMillis, replicaCpuSendMillis, brokerPeakRssKib, brokerRssAnonKib, clientCpuMillis,
-            scale.jsonFields(), Json.quote(send.firstError()));
+            brokerCpuDrainMillis, brokerCpuDrainStartMillis, replicaCpuSendMillis, brokerPeakRssKib, brokerRssAnonKib,
+            clientCpuMillis, scale.jsonFields(), Json.quote(send.firstError()));
     }
 }
