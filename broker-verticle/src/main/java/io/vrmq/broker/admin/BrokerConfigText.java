@@ -63,6 +63,7 @@ public final class BrokerConfigText {
         values.put("maxFrameBytes", config.limits().maxFrameBytes());
         values.put("requestTimeoutMs", config.limits().requestTimeoutMs());
         values.put("maxPendingRequests", config.limits().maxPendingRequests());
+        values.put("maxWritesPerFlush", config.limits().maxWritesPerFlush());
         values.put("maxConnections", config.maxConnections());
         values.put("shutdownGraceMs", config.shutdownGraceMs());
         values.putAll(config.grpc().values());

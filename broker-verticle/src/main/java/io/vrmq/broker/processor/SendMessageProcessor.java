@@ -3,6 +3,7 @@ package io.vrmq.broker.processor;
 import io.vertx.core.Future;
 import io.vrmq.broker.BrokerContext;
 import io.vrmq.broker.recall.RecallHandle;
+import io.vrmq.broker.topic.TopicNames;
 import io.vrmq.broker.timer.BatchTimerCheck;
 import io.vrmq.broker.trace.TraceStamp;
 import io.vrmq.broker.transaction.HalfMessages;
@@ -40,11 +41,15 @@ public final class SendMessageProcessor {
     private final BrokerContext broker;
     private final TopicResolver topics;
     private final DeliveryRouting routing;
+    /** What every stored send's properties end with: CLUSTER, MSG_REGION, TRACE_ON. */
+    private final String storedSuffix;
 
     public SendMessageProcessor(BrokerContext broker, TopicResolver topics, DeliveryRouting routing) {
         this.broker = broker;
         this.topics = topics;
         this.routing = routing;
+        this.storedSuffix = PlainSendProperties.brokerSuffix(broker.config().brokerClusterName(),
+            TraceStamp.DEFAULT_REGION, TraceStamp.TRACE_ON);
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -60,6 +65,31 @@ public final class SendMessageProcessor {
         }
         TopicConfig topic = topics.forSend(send.topic(), send.defaultTopic(), send.defaultTopicQueueNums(), 0);
         int queueId = TopicResolver.queueFor(topic, send.queueId(), send.producerGroup());
+        // A retry topic may route to its dead-letter topic: the map path decides.
+        PlainSendProperties plain = TopicNames.isRetryTopic(topic.topicName()) ? null
+            : PlainSendProperties.scanOrNull(send.properties(), storedSuffix);
+        return plain != null ? sendPlain(connection, request, send, topic.topicName(), queueId, plain)
+            : sendRouted(connection, request, send, topic, queueId);
+    }
+
+    /** A message stored where it was sent, its properties as sent plus the broker's three: no map (see the class). */
+    private Future<RemotingCommand> sendPlain(RemotingConnection connection, RemotingCommand request,
+                                              SendRequest send, String topic, int queueId,
+                                              PlainSendProperties plain) {
+        MessageToStore message = new MessageToStore(topic, queueId, send.flag(), request.body().getBytes(),
+            plain.storedText(), send.sysFlag(), send.bornTimestamp(), connection.remoteInetSocketAddress(),
+            send.reconsumeTimes(), 0);
+        boolean isWaitFlush = plain.isWaitFlush();
+        requireEnoughReplicas(isWaitFlush);
+        int bodyBytes = request.body().length();
+        return broker.store().append(message)
+            .map(result -> counted(result, topic, 1, bodyBytes))
+            .compose(result -> reply(request, result, isWaitFlush, queueId, plain.uniqKey(), null));
+    }
+
+    /** Any other message: its properties parsed into a map, routed (delay, timer, transaction, dead letter). */
+    private Future<RemotingCommand> sendRouted(RemotingConnection connection, RemotingCommand request,
+                                               SendRequest send, TopicConfig topic, int queueId) {
         Map<String, String> properties = MessageProperties.parse(send.properties());
         properties.put(MessageConst.CLUSTER, broker.config().brokerClusterName());
         TraceStamp.stamp(properties);

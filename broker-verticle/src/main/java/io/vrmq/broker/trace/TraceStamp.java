@@ -12,7 +12,7 @@ import java.util.Map;
  */
 public final class TraceStamp {
     public static final String DEFAULT_REGION = "DefaultRegion";
-    private static final String TRACE_ON = "true";
+    public static final String TRACE_ON = "true";
 
     private TraceStamp() {
     }

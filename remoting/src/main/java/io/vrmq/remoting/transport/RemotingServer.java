@@ -81,6 +81,7 @@ public final class RemotingServer {
         if (tls != null) {
             tls.install(socket);
         }
+        FlushBatching.install(socket, limits.maxWritesPerFlush());
         RemotingConnection connection = RemotingConnection.open(vertx, socket, limits, processors, observer);
         connection.onClose(closed -> connectionCount.decrementAndGet());
     }
