@@ -19,6 +19,8 @@ public final class Clients49 {
 
     private static final AtomicInteger COUNTER = new AtomicInteger();
     private static final long ADMIN_TIMEOUT_MS = 5_000;
+    /** The push consumers' heartbeat interval (the client's default is 30 s): see where it is set. */
+    private static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
 
     private final VrmqCluster cluster;
 
@@ -51,6 +53,11 @@ public final class Clients49 {
         DefaultMQPushConsumer consumer = new DefaultMQPushConsumer(group);
         consumer.setNamesrvAddr(cluster.namesrvAddr());
         consumer.setInstanceName(uniqueName("push"));
+        // The official client can lose the heartbeat that carries its new subscription version at its first
+        // rebalance (it is skipped while the periodic heartbeat holds the lock: "lock heartBeat, but failed"), and
+        // the broker, Apache's as ours, then answers every pull SUBSCRIPTION_NOT_LATEST until the next heartbeat:
+        // 30 s by default, as long as a test's receive timeout. A short interval ends that stall within seconds.
+        consumer.setHeartbeatBrokerInterval(CONSUMER_HEARTBEAT_INTERVAL_MS);
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         consumer.subscribe(topic, expression);
         consumer.setMessageListener(listener);

@@ -20,6 +20,8 @@ import org.apache.rocketmq.tools.admin.DefaultMQAdminExt;
  * caller's {@code configure} says otherwise. Test thread only.
  */
 public final class BrokerClients {
+    /** The consumers' heartbeat interval (the client's default is 30 s): see {@link #unstartedPushConsumer}. */
+    static final int CONSUMER_HEARTBEAT_INTERVAL_MS = 3_000;
 
     private final CompatResources resources;
     private final String namesrvAddr;
@@ -70,6 +72,11 @@ public final class BrokerClients {
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("push"));
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
+        // The official client can lose the heartbeat that carries its new subscription version at its first
+        // rebalance (it is skipped while the periodic heartbeat holds the lock: "lock heartBeat, but failed"), and
+        // the broker, Apache's as ours, then answers every pull SUBSCRIPTION_NOT_LATEST until the next heartbeat:
+        // 30 s by default, as long as a test's receive timeout. A short interval ends that stall within seconds.
+        consumer.setHeartbeatBrokerInterval(CONSUMER_HEARTBEAT_INTERVAL_MS);
         consumer.subscribe(topic, expression);
         consumer.setMessageListener(listener);
         configure.accept(consumer);
@@ -94,6 +101,7 @@ public final class BrokerClients {
         DefaultLitePullConsumer consumer = new DefaultLitePullConsumer(group);
         consumer.setNamesrvAddr(namesrvAddr);
         consumer.setInstanceName(OfficialClients.uniqueInstanceName("lite"));
+        consumer.setHeartbeatBrokerInterval(CONSUMER_HEARTBEAT_INTERVAL_MS);   // see unstartedPushConsumer
         consumer.setConsumeFromWhere(ConsumeFromWhere.CONSUME_FROM_FIRST_OFFSET);
         configure.accept(consumer);
         consumer.start();
