@@ -82,6 +82,54 @@ class FrameReaderTest {
     }
 
     @Test
+    void aChunkThatIsOneWholeFrameIsHandedOnWithoutACopy() {
+        Buffer chunk = CommandCodec.encode(RemotingCommand.request(RequestCode.HEART_BEAT));
+
+        reader.handle(chunk);
+        chunk.setByte(chunk.length() - 1, (byte) 0x5A);
+
+        assertEquals(1, frames.size());
+        assertEquals(chunk.length() - 4, frames.get(0).length());
+        assertEquals((byte) 0x5A, frames.get(0).getByte(frames.get(0).length() - 1), "the frame reads the chunk");
+    }
+
+    @Test
+    void framesThatShareAChunkAreCopiesSoNoneKeepsItsNeighboursAlive() {
+        List<RemotingCommand> commands = sampleCommands();
+        Buffer chunk = encodeAll(commands);
+
+        reader.handle(chunk);
+        for (int i = 0; i < chunk.length(); i++) {
+            chunk.setByte(i, (byte) 0);
+        }
+
+        assertCommands(commands, frames, "after the chunk was overwritten");
+    }
+
+    @Test
+    void aFrameSpanningManyChunksLargerThanTheFirstGatheringBufferArrivesWhole() {
+        int frameBytes = 200_000;
+        byte[] body = new byte[frameBytes - 64];
+        for (int i = 0; i < body.length; i++) {
+            body[i] = (byte) i;
+        }
+        RemotingCommand command = new RemotingCommand(RequestCode.SEND_MESSAGE_V2, LanguageCode.JAVA, 513, 9, 0,
+            null, Map.of("a", "PG"), Buffer.buffer(body), SerializeType.ROCKETMQ);
+        Buffer stream = CommandCodec.encode(command);
+        List<Buffer> received = new ArrayList<>();
+        FrameReader largeReader = new FrameReader(2 * frameBytes, received::add, malformed::add);
+
+        for (int start = 0; start < stream.length(); start += 1_000) {
+            largeReader.handle(stream.getBuffer(start, Math.min(stream.length(), start + 1_000)));
+        }
+
+        assertEquals(1, received.size());
+        assertSameCommand(command, CommandCodec.decode(received.get(0), MAX_HEADER_BYTES));
+        assertFalse(largeReader.isInsideFrame());
+        assertTrue(malformed.isEmpty(), malformed.toString());
+    }
+
+    @Test
     void aFrameOfExactlyMaxFrameBytesIsAccepted() {
         Buffer frame = Buffer.buffer().appendInt(MAX_FRAME_BYTES).appendBytes(new byte[MAX_FRAME_BYTES]);
 
