@@ -33,6 +33,9 @@
 #
 # Usage: scripts/bench-vs-rocketmq.sh
 #   env COUNT (100000)  WARMUP_COUNT (20000)  SIZE (1024)  QUEUES (8)  SYNC_THREADS (16)  ASYNC_WINDOW (512)
+#       CLIENT_WARMUP_COUNT (5000: the in-process warm-up before the sync, async and live phases)
+#       LIVE_WARMUP_COUNT (CLIENT_WARMUP_COUNT: the live phase's, paced like it; 5,000 at 2,000 msgs/s is 2.5 s, too
+#       short for either broker's JIT to settle on the paced pattern: benchmark/RESULTS.md, "End-to-end tail")
 #       LIVE_COUNT (20000)  LIVE_RATE (2000)  FLUSH (ASYNC_FLUSH | SYNC_FLUSH)  ROUNDS (1: apache then vrmq;
 #       2: then vrmq and apache again)
 #       SERVER_HEAP (512m, every server's with APACHE_JVM=same, and the ceiling's)  SKIP_BUILD=1 (reuse built jars)
@@ -103,7 +106,8 @@ VRMQ_VARIANTS="${VRMQ_VARIANTS:-}"
 SKIP_APACHE="${SKIP_APACHE:-0}"
 VRMQ_JVM_VARIANTS="${VRMQ_JVM_VARIANTS:-}"
 NMT="${NMT:-0}"
-CLIENT_WARMUP_COUNT=5000
+CLIENT_WARMUP_COUNT="${CLIENT_WARMUP_COUNT:-5000}"
+LIVE_WARMUP_COUNT="${LIVE_WARMUP_COUNT:-$CLIENT_WARMUP_COUNT}"
 CLIENT_HEAP=512m
 COMMIT_LOG_FILE_BYTES=134217728
 BOOT_TIMEOUT_SECONDS="${BOOT_TIMEOUT_SECONDS:-120}"
@@ -232,7 +236,7 @@ bench() {
     phase "$round" "$label" async "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$COUNT" \
         --warmup-count "$CLIENT_WARMUP_COUNT" --consume after
     phase "$round" "$label" live "$namesrv" --mode async --threads 1 --window "$ASYNC_WINDOW" --count "$LIVE_COUNT" \
-        --rate "$LIVE_RATE" --warmup-count "$CLIENT_WARMUP_COUNT" --consume concurrent
+        --rate "$LIVE_RATE" --warmup-count "$LIVE_WARMUP_COUNT" --consume concurrent
     local gc
     [[ "$label" == ceiling ]] || save_nmt "$dir"
     gc="$(awk '/Pause/ { pauses++; sub(/ms$/, "", $NF); millis += $NF } END { printf "%d %.0f", pauses, millis }' \
