@@ -105,9 +105,14 @@ final class HaTestBrokers implements AutoCloseable {
     }
 
     RemotingCommand send(String addr, int queueId, byte[] body) {
+        return sendAsync(addr, queueId, body).await();
+    }
+
+    /** A send not waited for, so that a test can keep several in flight. */
+    Future<RemotingCommand> sendAsync(String addr, int queueId, byte[] body) {
         Map<String, String> header = TestBrokerRequests.sendHeader(TOPIC, queueId, new HashMap<>(Map.of("KEYS",
             "k" + body.length)));
-        return call(addr, RequestCode.SEND_MESSAGE_V2, header, Buffer.buffer(body));
+        return client.invoke(addr, RemotingCommand.request(RequestCode.SEND_MESSAGE_V2, header, Buffer.buffer(body)));
     }
 
     RemotingCommand pull(String addr, int queueId, long offset) {

@@ -1,5 +1,6 @@
 package io.vrmq.broker.ha;
 
+import io.vertx.core.Future;
 import io.vertx.core.json.JsonObject;
 import io.vrmq.broker.recall.RecallHandle;
 import io.vrmq.remoting.protocol.RemotingCommand;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -107,6 +109,57 @@ class MasterSlaveIT {
     }
 
     /**
+     * Many SYNC_MASTER sends in flight at once, of mixed sizes across segment rolls: transfers of several appends at
+     * a time, some ending inside a segment and some at its end, and the slave must still get every byte in order,
+     * each send answered only once the slave has it.
+     */
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void syncMasterWithManySendsInFlightReplicatesEveryByte(@TempDir Path root) {
+        try (HaTestBrokers brokers = new HaTestBrokers(root)) {
+            brokers.startMaster("SYNC_MASTER");
+            brokers.createTopic(brokers.masterAddr(), 1);
+            brokers.startSlave(true);
+            brokers.createTopic(brokers.slaveAddr(), 1);
+            brokers.awaitSlaveCaughtUp();
+            int inFlight = 16;
+            int messages = 480;
+            Map<Integer, byte[]> sent = new HashMap<>();
+            for (int first = 0; first < messages; first += inFlight) {
+                List<Future<RemotingCommand>> answers = new ArrayList<>();
+                for (int i = first; i < first + inFlight; i++) {
+                    byte[] body = mixedBody(i);
+                    sent.put(i, body);
+                    answers.add(brokers.sendAsync(brokers.masterAddr(), 0, body));
+                }
+                long slaveBefore = brokers.commitLogMaxOffset(brokers.slaveAddr());
+                Future.all(answers).await();
+                for (Future<RemotingCommand> answer : answers) {
+                    assertEquals(ResponseCode.SUCCESS, answer.result().code(), answer.result()::remark);
+                }
+                long masterEnd = brokers.commitLogMaxOffset(brokers.masterAddr());
+                assertTrue(brokers.commitLogMaxOffset(brokers.slaveAddr()) >= masterEnd,
+                    "a SYNC_MASTER answered sends from " + first + " before its slave had them (slave was at "
+                        + slaveBefore + ")");
+            }
+            assertEquals(brokers.commitLogMaxOffset(brokers.masterAddr()),
+                brokers.commitLogMaxOffset(brokers.slaveAddr()));
+            Map<Integer, byte[]> read = new HashMap<>();
+            while (read.size() < messages) {
+                RemotingCommand pulled = brokers.pull(brokers.slaveAddr(), 0, read.size());
+                assertEquals(ResponseCode.SUCCESS, pulled.code(), () -> "pull at " + read.size() + ": "
+                    + pulled.remark());
+                for (byte[] body : HaTestBrokers.bodies(pulled.body())) {
+                    read.put((body[0] & 0xff) | (body[1] & 0xff) << 8, body);
+                }
+            }
+            for (int i = 0; i < messages; i++) {
+                assertArrayEquals(sent.get(i), read.get(i), "message " + i);
+            }
+        }
+    }
+
+    /**
      * RECALL_MESSAGE on a SYNC_MASTER waits for the slave as a send does, and answers SUCCESS without one (RocketMQ
      * maps SLAVE_NOT_AVAILABLE and FLUSH_SLAVE_TIMEOUT of a recall to SUCCESS). A recall needs no held message.
      */
@@ -157,6 +210,15 @@ class MasterSlaveIT {
             assertEquals(brokers.commitLogMaxOffset(brokers.masterAddr()),
                 brokers.commitLogMaxOffset(brokers.slaveAddr()));
         }
+    }
+
+    /** A distinct body of 1 to 40 KiB: 480 of them fill more than one 4 MiB test segment. */
+    private static byte[] mixedBody(int index) {
+        byte[] body = new byte[1024 + (index * 7919) % (39 * 1024)];
+        Arrays.fill(body, (byte) ('A' + index % 26));
+        body[0] = (byte) index;
+        body[1] = (byte) (index >> 8);
+        return body;
     }
 
     /** A distinct body per message: its index, then filler. */
