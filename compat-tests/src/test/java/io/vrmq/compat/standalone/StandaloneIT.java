@@ -64,11 +64,8 @@ class StandaloneIT {
         int namesrvPort = FreePorts.any();
         int brokerPort = FreePorts.forBroker();
         String namesrvAddr = "127.0.0.1:" + namesrvPort;
-        Path namesrvConf = write(dir.resolve("namesrv.json"), "{\"listenPort\": " + namesrvPort
-            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
-        Path brokerConf = write(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
-            + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
-            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
+        Path namesrvConf = writeNamesrvConf(dir, namesrvPort);
+        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr);
         standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-jar",
             System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-broker-conf",
@@ -114,11 +111,8 @@ class StandaloneIT {
         int namesrvPort = FreePorts.any();
         int brokerPort = FreePorts.forBroker();
         String namesrvAddr = "127.0.0.1:" + namesrvPort;
-        Path namesrvConf = write(dir.resolve("namesrv.json"), "{\"listenPort\": " + namesrvPort
-            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
-        Path brokerConf = write(dir.resolve("broker.json"), "{\"listenPort\": " + brokerPort
-            + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
-            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
+        Path namesrvConf = writeNamesrvConf(dir, namesrvPort);
+        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr);
         Path classes = dir.resolve("classes.txt");
         standalone = ChildJvm.start("vrmq-standalone-classes", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + classes, "-jar",
@@ -134,6 +128,19 @@ class StandaloneIT {
         assertTrue(loaded.contains(" io.vrmq.standalone.StandaloneMain "), "the class log is complete");
         assertFalse(loaded.contains(" picocli."), "the launcher's parser was loaded");
         assertFalse(loaded.contains(" jdk.jfr.internal.MetadataRepository "), "JFR read its metadata");
+    }
+
+    /** The NameServer's file: its port, no admin API, its KV config in {@code dir}. */
+    private static Path writeNamesrvConf(Path dir, int port) throws IOException {
+        return write(dir.resolve("namesrv.json"), "{\"listenPort\": " + port
+            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
+    }
+
+    /** The broker's file: its port, small segments in {@code dir}, no admin API and no gRPC port. */
+    private static Path writeBrokerConf(Path dir, int port, String namesrvAddr) throws IOException {
+        return write(dir.resolve("broker.json"), "{\"listenPort\": " + port
+            + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
+            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
     }
 
     private static Path write(Path file, String json) throws IOException {
