@@ -7,7 +7,13 @@
 # Rows (ROWS picks them, in this order):
 #   connections  --producers N official producers, each its own client instance and so its own TCP connection,
 #                async sends (window ASYNC_WINDOW over all of them) of CONNECTION_COUNT 1 KiB messages; the
-#                connections are counted at the broker's port with ss while the row runs (the most seen)
+#                connections are counted at the broker's port with ss while the row runs (the most seen). A level
+#                of more than PRODUCERS_PER_CLIENT_JVM producers is split over that many producers a JVM
+#                (benchmark/load SplitMessageLoad: each part JVM -Xmx$SPLIT_CLIENT_HEAP holds its share of the
+#                producers, count, warm-up and window; their measured sends start together; throughput is all
+#                parts' sends over the first start to the last end, the percentiles those of the merged latency
+#                histograms), since one JVM with a thousand client instances (about ten threads each) on 2 cores
+#                stalls. The row also reports the client JVMs and their threads together
 #   queues       the same sends round topics of 8 queues (L/8 topics for L queues, written into the broker's
 #                topics.json before it starts), a push consumer subscribed to all of them receiving concurrently,
 #                so its held pulls grow with the queues too
@@ -34,6 +40,7 @@
 #       SIZE_LEVELS ("128 1024 65536 1048576")  SIZE_MIB (256)  SIZE_MIN_COUNT (200)  SIZE_MAX_COUNT (20000)
 #       HELD_QUEUES (10000)  HELD_IDLE_SECONDS (10)  HELD_RATE (200)  HELD_COUNT (2000)
 #       TOPIC_LEVELS ("1000 10000 50000")  ROUTE_SECONDS (10)  ROUTE_CONCURRENCY (16)
+#       PRODUCERS_PER_CLIENT_JVM (250)  SPLIT_CLIENT_HEAP (256m)
 #       ASYNC_WINDOW (512)  SERVER_HEAP (512m, every server)  CLIENT_HEAP (1g)  QUIET_WAIT_SECONDS (0)
 #       BOOT_TIMEOUT_SECONDS (180)  APACHE_JVM, APACHE_DEFAULT_BROKER_HEAP, VRMQ_JVM_OPTS (as in
 #       scripts/bench-vs-rocketmq.sh)
@@ -48,6 +55,8 @@ ROWS="${ROWS:-connections queues sizes held topics}"
 ROUNDS="${ROUNDS:-1}"
 CONNECTION_LEVELS="${CONNECTION_LEVELS:-1 100 1000}"
 CONNECTION_COUNT="${CONNECTION_COUNT:-20000}"
+PRODUCERS_PER_CLIENT_JVM="${PRODUCERS_PER_CLIENT_JVM:-250}"
+SPLIT_CLIENT_HEAP="${SPLIT_CLIENT_HEAP:-256m}"
 QUEUE_LEVELS="${QUEUE_LEVELS:-8 1000 10000}"
 QUEUE_COUNT="${QUEUE_COUNT:-20000}"
 SIZE_LEVELS="${SIZE_LEVELS:-128 1024 65536 1048576}"
@@ -65,7 +74,7 @@ ASYNC_WINDOW="${ASYNC_WINDOW:-512}"
 SERVER_HEAP="${SERVER_HEAP:-512m}"
 CLIENT_HEAP="${CLIENT_HEAP:-1g}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
-# A thousand client instances start about nine threads each: small stacks keep that JVM small.
+# Client instances start about ten threads each: small stacks keep the client JVMs small.
 CLIENT_JVM_OPTS="-Xss256k"
 FLUSH=ASYNC_FLUSH
 QUEUES=8
@@ -172,14 +181,18 @@ start_connection_count() {
 # metric ROUND LABEL ROW LEVEL NAME VALUE: one figure for the report.
 metric() { echo "$1|$2|$3|$4|$5|$6" >> "$WORK/metrics"; }
 
-# load ROUND LABEL ROW LEVEL ARGS...: one MessageLoadBench run against the running pair; sets LOAD_JSON to its
-# RESULT JSON ("" when it failed: the row's report says so).
+# load ROUND LABEL ROW LEVEL ARGS...: one MessageLoadBench run against the running pair (LOAD_MAIN: or another tool
+# with its options and RESULT line, e.g. SplitMessageLoad); sets LOAD_JSON to its RESULT JSON ("" when it failed:
+# the row's report says so) and LOAD_OUT to its output file.
 LOAD_JSON=""
+LOAD_OUT=""
+LOAD_MAIN=io.vrmq.load.MessageLoadBench
 load() {
     local round="$1" label="$2" row="$3" level="$4"
     shift 4
     local out="$WORK/$label-$round-$row-$level.out"
-    if run_tool "$out" io.vrmq.load.MessageLoadBench --namesrv "$NAMESRV" --label "$label $row $level" \
+    LOAD_OUT="$out"
+    if run_tool "$out" "$LOAD_MAIN" --namesrv "$NAMESRV" --label "$label $row $level" \
         --watch-pid "$BROKER_PID" "$@" >&2; then
         LOAD_JSON="$(grep '^RESULT ' "$out" | sed 's/^RESULT //')"
     else
@@ -212,20 +225,30 @@ send_metrics() {
 }
 
 row_connections() {
-    local round="$1" label="$2" dir="$WORK/$2-$1-connections" producers json
+    local round="$1" label="$2" dir="$WORK/$2-$1-connections" producers json jvms split
     mkdir -p "$dir"
     start_servers "$label" "$dir"
     for producers in $CONNECTION_LEVELS; do
-        progress "$label: connections, $producers producers"
+        jvms=$(( (producers + PRODUCERS_PER_CLIENT_JVM - 1) / PRODUCERS_PER_CLIENT_JVM ))
+        split=()
+        if ((jvms > 1)); then
+            LOAD_MAIN=io.vrmq.load.SplitMessageLoad
+            split=(--client-jvms "$jvms" --client-heap "$SPLIT_CLIENT_HEAP" --client-jvm-opts "$CLIENT_JVM_OPTS")
+        fi
+        progress "$label: connections, $producers producers in $jvms client JVM(s)"
         start_connection_count "$BROKER_PORT" "$dir/connections-$producers"
-        load "$round" "$label" connections "$producers" --topic "Scale_conn_$producers" \
+        load "$round" "$label" connections "$producers" "${split[@]}" --topic "Scale_conn_$producers" \
             --producers "$producers" --mode async --threads 1 --window "$ASYNC_WINDOW" --size "$MESSAGE_BYTES" \
             --count "$CONNECTION_COUNT" --warmup-count $((producers > WARMUP_COUNT ? producers : WARMUP_COUNT))
+        LOAD_MAIN=io.vrmq.load.MessageLoadBench
         json="$LOAD_JSON"
         stop_pid "$AUX_PID"
         AUX_PID=""
         metric "$round" "$label" connections "$producers" "connections at the broker" \
             "$(cat "$dir/connections-$producers")"
+        metric "$round" "$label" connections "$producers" "client JVMs" "$jvms"
+        metric "$round" "$label" connections "$producers" "client threads (all JVMs)" \
+            "$(sed -n 's/.*client threads: \([0-9]*\).*/\1/p' "$LOAD_OUT" | awk '{ sum += $1 } END { print sum + 0 }')"
         send_metrics "$round" "$label" connections "$producers" "$json"
     done
     finish_servers "$label" "$dir"

@@ -57,6 +57,39 @@ public final class LatencyHistogram {
         return MAX_TRACKED_MICROS;
     }
 
+    /**
+     * The non-empty buckets as {@code bucket:count} pairs separated by commas ("" when empty): how a load JVM hands
+     * its latencies to the process that merges several JVMs' runs ({@link #addSparse}). Percentiles of the merged
+     * histogram are those of all the samples together, which no average of the JVMs' percentiles would give.
+     */
+    public String toSparse() {
+        StringBuilder sparse = new StringBuilder();
+        for (int bucket = 0; bucket < BUCKET_COUNT; bucket++) {
+            long count = counts.get(bucket);
+            if (count > 0) {
+                sparse.append(sparse.isEmpty() ? "" : ",").append(bucket).append(':').append(count);
+            }
+        }
+        return sparse.toString();
+    }
+
+    /** Adds the counts of a {@link #toSparse} string (another histogram's samples) to this one. */
+    public void addSparse(String sparse) {
+        if (sparse.isBlank()) {
+            return;
+        }
+        for (String pair : sparse.split(",")) {
+            int colon = pair.indexOf(':');
+            int bucket = Integer.parseInt(pair.substring(0, colon).trim());
+            long count = Long.parseLong(pair.substring(colon + 1).trim());
+            if (bucket < 0 || bucket >= BUCKET_COUNT || count < 0) {
+                throw new IllegalArgumentException("not a histogram bucket: " + pair);
+            }
+            counts.addAndGet(bucket, count);
+            recorded.add(count);
+        }
+    }
+
     public static int bucketOf(long micros) {
         if (micros < EXACT_BELOW_MICROS) {
             return (int) micros;

@@ -6,6 +6,11 @@ import io.vrmq.loadcommon.LatencyHistogram;
 import io.vrmq.loadcommon.ProcessStats;
 import io.vrmq.loadcommon.ProgressLine;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
@@ -93,12 +98,22 @@ public final class MessageLoadBench {
             }
             String broker = options.watchPid() > 0 ? Long.toString(options.watchPid()) : null;
             BrokerIdle idle = BrokerIdle.measure(broker, options.idleSeconds(), ownedQueues);
+            // what the client instances cost this JVM (bench-scale.sh reports it per connections level)
+            System.out.println("client threads: " + ManagementFactory.getThreadMXBean().getThreadCount());
+            if (options.awaitGo()) {
+                awaitGo();
+            }
+            long sendStartEpochMillis = System.currentTimeMillis();
             long brokerCpuStart = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             long replicaCpuStart = replicaCpuMillis(options);
             long consumerStartNanos = System.nanoTime();      // concurrent: counted from the start of the sends
             SendLoad load = new SendLoad(producers, options, options.topics(), options.count(), runId, tracker);
             progress.sending(options.mode(), load, consumer == null ? null : tracker, options.size());
             SendLoad.Summary send = load.run();
+            if (options.awaitGo()) {
+                System.out.println("PART " + SplitMessageLoad.partJson(sendStartEpochMillis,
+                    System.currentTimeMillis(), load.latenciesSparse()));
+            }
             long brokerCpuAfterSend = broker == null ? -1 : ProcessStats.cpuMillis(broker);
             long replicaCpuSend = options.replicaPids().isEmpty() ? -1 : replicaCpuMillis(options) - replicaCpuStart;
             if (options.consume().equals("after")) {
@@ -140,6 +155,18 @@ public final class MessageLoadBench {
                 consumer.shutdown();
             }
             producers.shutdown();
+        }
+    }
+
+    /**
+     * One part of a split run: says it is ready to send and waits for the coordinator's go (a line on stdin), so
+     * that every JVM's measured sends start together.
+     */
+    private static void awaitGo() throws IOException {
+        System.out.println(SplitMessageLoad.READY);
+        BufferedReader stdin = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        if (stdin.readLine() == null) {
+            throw new IllegalStateException("stdin closed before the go of the split run");
         }
     }
 

@@ -54,13 +54,16 @@ import org.apache.rocketmq.remoting.RPCHook;
  * @param accessKey        with {@code secretKey}: the producer and consumer sign every request with the official
  *                         AclClientRPCHook (ACL 2.0); "" = unsigned. TLS is the client's own switch: run the JVM with
  *                         {@code -Dtls.enable=true}
+ * @param awaitGo          one part of a run split over several JVMs ({@link SplitMessageLoad}): once ready to send
+ *                         the measured messages, print {@code READY}, wait for a line on stdin, and after the sends
+ *                         print a {@code PART} line (the send phase's wall-clock bounds and latency histogram)
  */
 record MessageLoadOptions(String namesrvAddr, String topic, String label, int count, int warmupCount, int size,
                           String mode, int threads, int window, int rate, int queues, String consume,
                           int consumeThreads, int maxSendSeconds, int drainSeconds, int drainIdleSeconds,
                           int firstDeliverySeconds, int sendTimeoutMs, long watchPid, String replicaPids, int producers, int topicCount,
                           boolean createTopics, int compressOverBytes, int idleSeconds, String accessKey,
-                          String secretKey) {
+                          String secretKey, boolean awaitGo) {
 
     /** The official producer's compressMsgBodyOverHowmuch default. */
     static final int DEFAULT_COMPRESS_OVER_BYTES = 4 * 1024;
@@ -74,7 +77,7 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
                                 [--first-delivery-seconds 45] [--send-timeout-ms 3000] [--watch-pid broker-pid]
                                 [--replica-pids pid,pid] [--producers 1] [--topic-count 1]
                                 [--create-topics true|false] [--compress-over-bytes 4096] [--idle-seconds 0]
-                                [--access-key ak --secret-key sk]""";
+                                [--access-key ak --secret-key sk] [--await-go false]""";
 
     MessageLoadOptions {
         require(namesrvAddr != null && !namesrvAddr.isBlank(), "--namesrv is required");
@@ -131,11 +134,12 @@ record MessageLoadOptions(String namesrvAddr, String topic, String label, int co
             integer(values, "compress-over-bytes", DEFAULT_COMPRESS_OVER_BYTES),
             integer(values, "idle-seconds", 0),
             values.getOrDefault("access-key", ""),
-            values.getOrDefault("secret-key", ""));
+            values.getOrDefault("secret-key", ""),
+            Boolean.parseBoolean(values.getOrDefault("await-go", "false")));
         values.keySet().removeAll(List.of("namesrv", "topic", "label", "count", "warmup-count", "size", "mode",
             "threads", "window", "rate", "queues", "consume", "consume-threads", "max-send-seconds", "drain-seconds",
             "drain-idle-seconds", "first-delivery-seconds", "send-timeout-ms", "watch-pid", "replica-pids", "producers", "topic-count", "create-topics",
-            "compress-over-bytes", "idle-seconds", "access-key", "secret-key"));
+            "compress-over-bytes", "idle-seconds", "access-key", "secret-key", "await-go"));
         require(values.isEmpty(), "unknown option(s) " + values.keySet());
         return options;
     }

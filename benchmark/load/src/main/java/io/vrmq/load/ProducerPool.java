@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import org.apache.rocketmq.client.producer.DefaultMQProducer;
 import org.apache.rocketmq.remoting.RPCHook;
+import org.apache.rocketmq.remoting.netty.NettySystemConfig;
 
 /**
  * The producers of one {@link MessageLoadBench} run: {@code --producers} official DefaultMQProducer instances, each
@@ -24,7 +25,10 @@ import org.apache.rocketmq.remoting.RPCHook;
  * Likewise each instance starts a send accumulator (for autoBatch, off here and never used) whose two guard threads
  * wake every batchMaxDelayMs / 2 (5 ms by default): with more than one producer its delay is set to
  * {@link #IDLE_ACCUMULATOR_DELAY_MS}, or a thousand producers would spend the machine on 400,000 wake-ups a second.
- * No setting changes what a send does.
+ * For the same reason each instance of a pool gets one callback thread (clientCallbackExecutorThreads; the client's
+ * default is one per core) and one netty worker thread (the client's {@code com.rocketmq.remoting.client.worker.size},
+ * 4 by default, of which an instance with a NameServer and a broker connection starts 2): about ten threads an
+ * instance rather than twelve. No setting changes what a send does.
  * Started and shut down by the main thread (on helper threads: each instance's start and shutdown is a few blocking
  * steps); {@link #producerFor} is called from the sending threads. The client's threads are not daemons: the JVM ends
  * with {@code System.exit} after {@link #shutdown}.
@@ -39,6 +43,8 @@ final class ProducerPool {
     /** The longest batchMaxDelayMs the client accepts: its guard threads then sleep 15 s at a time. */
     private static final int IDLE_ACCUMULATOR_DELAY_MS = 30_000;
     private static final int ASYNC_QUEUE_CAPACITY = 50_000;
+    private static final int POOLED_CALLBACK_THREADS = 1;
+    private static final int POOLED_NETTY_WORKER_THREADS = 1;
 
     private final List<DefaultMQProducer> producers = new ArrayList<>();
     private final ExecutorService sharedAsyncSender;
@@ -53,6 +59,10 @@ final class ProducerPool {
         this.sharedAsyncSender = options.producers() == 1 ? null
             : new ThreadPoolExecutor(cores, cores, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(ASYNC_QUEUE_CAPACITY), namedThreads("bench-async-sender-"));
+        if (sharedAsyncSender != null) {
+            // read by each client instance as it is created (NettyClientConfig's default); no producer exists yet
+            NettySystemConfig.clientWorkerSize = POOLED_NETTY_WORKER_THREADS;
+        }
         for (int i = 0; i < options.producers(); i++) {
             DefaultMQProducer producer = new DefaultMQProducer("bench_producer_" + runTag, rpcHook);
             producer.setNamesrvAddr(options.namesrvAddr());
@@ -63,6 +73,7 @@ final class ProducerPool {
             if (sharedAsyncSender != null) {
                 producer.setAsyncSenderExecutor(sharedAsyncSender);
                 producer.batchMaxDelayMs(IDLE_ACCUMULATOR_DELAY_MS);
+                producer.setClientCallbackExecutorThreads(POOLED_CALLBACK_THREADS);
             }
             producers.add(producer);
         }

@@ -210,6 +210,11 @@ final class SendLoad implements SendProgress {
         return errors.sum() + notOk.sum();
     }
 
+    /** The SEND_OK latencies as {@link LatencyHistogram#toSparse}: a split run merges the JVMs' histograms. */
+    String latenciesSparse() {
+        return latencies.toSparse();
+    }
+
     long startNanos() {
         return startNanos;
     }
