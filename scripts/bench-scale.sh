@@ -40,7 +40,8 @@
 #       SIZE_LEVELS ("128 1024 65536 1048576")  SIZE_MIB (256)  SIZE_MIN_COUNT (200)  SIZE_MAX_COUNT (20000)
 #       HELD_QUEUES (10000)  HELD_IDLE_SECONDS (10)  HELD_RATE (200)  HELD_COUNT (2000)
 #       TOPIC_LEVELS ("1000 10000 50000")  ROUTE_SECONDS (10)  ROUTE_CONCURRENCY (16)
-#       PRODUCERS_PER_CLIENT_JVM (250)  SPLIT_CLIENT_HEAP (256m)
+#       PRODUCERS_PER_CLIENT_JVM (250)  SPLIT_CLIENT_HEAP (256m)  SPLIT_READY_TIMEOUT_SECONDS (300: every part
+#       JVM's producers started and warmed up within it, or the level fails)
 #       ASYNC_WINDOW (512)  SERVER_HEAP (512m, every server)  CLIENT_HEAP (1g)  QUIET_WAIT_SECONDS (0)
 #       BOOT_TIMEOUT_SECONDS (180)  APACHE_JVM, APACHE_DEFAULT_BROKER_HEAP, VRMQ_JVM_OPTS (as in
 #       scripts/bench-vs-rocketmq.sh)
@@ -57,6 +58,7 @@ CONNECTION_LEVELS="${CONNECTION_LEVELS:-1 100 1000}"
 CONNECTION_COUNT="${CONNECTION_COUNT:-20000}"
 PRODUCERS_PER_CLIENT_JVM="${PRODUCERS_PER_CLIENT_JVM:-250}"
 SPLIT_CLIENT_HEAP="${SPLIT_CLIENT_HEAP:-256m}"
+SPLIT_READY_TIMEOUT_SECONDS="${SPLIT_READY_TIMEOUT_SECONDS:-300}"
 QUEUE_LEVELS="${QUEUE_LEVELS:-8 1000 10000}"
 QUEUE_COUNT="${QUEUE_COUNT:-20000}"
 SIZE_LEVELS="${SIZE_LEVELS:-128 1024 65536 1048576}"
@@ -233,7 +235,8 @@ row_connections() {
         split=()
         if ((jvms > 1)); then
             LOAD_MAIN=io.vrmq.load.SplitMessageLoad
-            split=(--client-jvms "$jvms" --client-heap "$SPLIT_CLIENT_HEAP" --client-jvm-opts "$CLIENT_JVM_OPTS")
+            split=(--client-jvms "$jvms" --client-heap "$SPLIT_CLIENT_HEAP" --client-jvm-opts "$CLIENT_JVM_OPTS"
+                --ready-timeout-seconds "$SPLIT_READY_TIMEOUT_SECONDS")
         fi
         progress "$label: connections, $producers producers in $jvms client JVM(s)"
         start_connection_count "$BROKER_PORT" "$dir/connections-$producers"

@@ -54,6 +54,10 @@ public final class SplitMessageLoad {
         int status = 1;
         try {
             status = run(args);
+        } catch (Exception | StackOverflowError failure) {
+            // said here: System.exit below would end the JVM before an uncaught exception is printed
+            System.out.println("FAILED split: " + failure);
+            failure.printStackTrace(System.out);
         } finally {
             System.exit(status);
         }
@@ -211,9 +215,12 @@ public final class SplitMessageLoad {
         return Long.parseLong(matcher.group(1));
     }
 
-    /** A string member (null for JSON null); the load tool's strings carry no escaped quotes that matter here. */
+    /**
+     * A string member (null for JSON null), escapes left as they are. Possessive: a histogram is thousands of
+     * characters, and a backtracking alternation would recurse once per character (a StackOverflowError at -Xss256k).
+     */
     private static String text(String json, String name) {
-        Matcher matcher = Pattern.compile("\"" + name + "\":(null|\"((?:[^\"\\\\]|\\\\.)*)\")").matcher(json);
+        Matcher matcher = Pattern.compile("\"" + name + "\":(null|\"((?:[^\"\\\\]++|\\\\.)*+)\")").matcher(json);
         return matcher.find() ? matcher.group(2) : null;
     }
 
