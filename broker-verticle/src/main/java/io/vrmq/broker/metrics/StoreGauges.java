@@ -11,12 +11,10 @@ import io.vrmq.broker.admin.ConsumeProgress;
 import io.vrmq.store.StoreStats;
 
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -78,12 +76,9 @@ public final class StoreGauges {
 
     /** Runs on a reader thread. */
     private List<MultiGauge.Row<?>> lagRows() {
-        Map<String, Set<String>> topicsByGroup = new HashMap<>();
-        for (String topic : broker.topics().all().keySet()) {
-            for (String group : broker.offsets().groupsOf(topic)) {
-                topicsByGroup.computeIfAbsent(group, ignored -> new TreeSet<>()).add(topic);
-            }
-        }
+        Map<String, Set<String>> topicsByGroup = broker.offsets().topicsByGroup();
+        topicsByGroup.values().forEach(topics -> topics.removeIf(topic -> !broker.topics().contains(topic)));
+        topicsByGroup.values().removeIf(Set::isEmpty);
         List<MultiGauge.Row<?>> rows = new ArrayList<>();
         topicsByGroup.forEach((group, topics) -> {
             Map<String, Long> lagByTopic = new TreeMap<>();

@@ -310,10 +310,20 @@ public final class ConsumeQueue {
             file = entries.roll(byteOffset / fileBytes * fileBytes);
         }
         int at = (int) (byteOffset - file.baseOffset());
-        ByteBuffer buffer = file.buffer();
-        buffer.putLong(at + COMMIT_LOG_OFFSET_AT, commitLogOffset);
-        buffer.putInt(at + SIZE_AT, sizeBytes);
-        buffer.putLong(at + TAGS_CODE_AT, tagsCode);
+        if (file.reachesUnwrittenPage(at, ENTRY_BYTES)) {
+            // A first touch of a page: through the file, not a fault of the mapping (see writeThroughFile). With
+            // many queues nearly every entry is the first of its file.
+            ByteBuffer entry = ByteBuffer.allocate(ENTRY_BYTES);
+            entry.putLong(COMMIT_LOG_OFFSET_AT, commitLogOffset);
+            entry.putInt(SIZE_AT, sizeBytes);
+            entry.putLong(TAGS_CODE_AT, tagsCode);
+            file.writeThroughFile(at, entry);
+        } else {
+            ByteBuffer buffer = file.buffer();
+            buffer.putLong(at + COMMIT_LOG_OFFSET_AT, commitLogOffset);
+            buffer.putInt(at + SIZE_AT, sizeBytes);
+            buffer.putLong(at + TAGS_CODE_AT, tagsCode);
+        }
         if (at + ENTRY_BYTES > file.writePosition()) {
             file.setWritePosition(at + ENTRY_BYTES);
         }
