@@ -9,7 +9,8 @@ import io.vertx.core.buffer.Buffer;
  * word and header, and the caller writes the body buffer after it.
  */
 public final class CommandCodec {
-    private static final int HEAD_CAPACITY_GUESS = 256;
+    /** Room for a send or pull answer's JSON header (260-330 bytes) without growing the buffer, which copies it. */
+    private static final int HEAD_CAPACITY_GUESS = 512;
 
     private CommandCodec() {
     }
