@@ -10,6 +10,7 @@ import io.vertx.core.internal.buffer.BufferInternal;
  * copy of every send's body (some 10 % of the broker's allocation at 2,000 msgs/s: benchmark/RESULTS.md, "Allocation
  * and young pauses"). Safe because nobody writes a frame once it is cut (the frame reader hands on fresh arrays) and
  * the store reads the body only until the append returns; the request keeps the frame alive that long anyway.
+ * Immutable; any thread (built on the send's event loop).
  */
 record FrameBody(byte[] array, int offset, int length) {
 
