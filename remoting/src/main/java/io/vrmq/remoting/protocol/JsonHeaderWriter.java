@@ -18,7 +18,32 @@ import java.util.Map;
 final class JsonHeaderWriter {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
 
+    /** Four ints at their widest, a language name at its longest, every fixed name and punctuation mark. */
+    private static final int FIXED_TEXT_BYTES = 4 * 11 + longestLanguageName()
+        + "{'code':,'extFields':{},'flag':,'language':'','opaque':,'serializeTypeCurrentRPC':'JSON','version':}"
+            .length();
+    private static final int REMARK_FIELD_BYTES = ",'remark':''".length();
+    /** {@code "key":"value",} */
+    private static final int FIELD_PUNCTUATION_BYTES = 6;
+
     private JsonHeaderWriter() {
+    }
+
+    /**
+     * What the header takes when its text is ASCII without escapes (every answer the broker writes on the hot path),
+     * never less: the fixed names and punctuation, each number at its widest, the language at its longest name,
+     * each field's key and value. A header that writes more (escapes, non-ASCII) only grows its buffer.
+     */
+    static int estimatedBytes(RemotingCommand command) {
+        int bytes = FIXED_TEXT_BYTES;
+        if (command.remark() != null) {
+            bytes += REMARK_FIELD_BYTES + command.remark().length();
+        }
+        for (Map.Entry<String, String> field : command.extFields().entrySet()) {
+            String value = field.getValue();
+            bytes += FIELD_PUNCTUATION_BYTES + field.getKey().length() + (value == null ? 0 : value.length());
+        }
+        return bytes;
     }
 
     static void write(RemotingCommand command, Buffer out) {
@@ -130,6 +155,14 @@ final class JsonHeaderWriter {
     private static void hexEscaped(Buffer out, char c) {
         out.appendByte((byte) '\\').appendByte((byte) 'u').appendByte(HEX[c >> 12]).appendByte(HEX[c >> 8 & 0xF])
             .appendByte(HEX[c >> 4 & 0xF]).appendByte(HEX[c & 0xF]);
+    }
+
+    private static int longestLanguageName() {
+        int longest = 0;
+        for (LanguageCode language : LanguageCode.values()) {
+            longest = Math.max(longest, language.name().length());
+        }
+        return longest;
     }
 
     private static void escaped(Buffer out, char c) {

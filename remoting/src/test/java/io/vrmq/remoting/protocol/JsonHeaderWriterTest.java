@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hand-written header is byte for byte what the Jackson generator the codec used before wrote (Jackson is the
@@ -61,6 +62,33 @@ class JsonHeaderWriterTest {
             RemotingCommand.RESPONSE_FLAG, null, fields, null, SerializeType.JSON);
 
         assertEquals(jackson(command), written(command));
+    }
+
+    /** The head's buffer is sized from the estimate: an ASCII header without escapes must never write more. */
+    @ParameterizedTest
+    @ValueSource(ints = {Integer.MIN_VALUE, -1, 0, 7, Integer.MAX_VALUE})
+    void theEstimateIsNeverBelowWhatAnAsciiHeaderWrites(int number) {
+        Map<String, String> sendAnswer = new HashMap<>();
+        sendAnswer.put("msgId", "7F00000100002A9F0000000000012345");
+        sendAnswer.put("queueId", Integer.toString(number));
+        sendAnswer.put("queueOffset", Long.toString(Long.MIN_VALUE));
+        sendAnswer.put("transactionId", "7F000001B3C818B4AAC2" + "1".repeat(12));
+        sendAnswer.put("MSG_REGION", "DefaultRegion");
+        sendAnswer.put("TRACE_ON", null);
+        Map<String, String> pullAnswer = Map.of("suggestWhichBrokerId", "0", "nextBeginOffset", "12",
+            "minOffset", "0", "maxOffset", Long.toString(Long.MAX_VALUE));
+        for (LanguageCode language : LanguageCode.values()) {
+            for (RemotingCommand command : new RemotingCommand[] {
+                new RemotingCommand(number, language, number, number, number, null, null, null, SerializeType.JSON),
+                new RemotingCommand(number, language, number, number, number, "PULL_NOT_FOUND", pullAnswer, null,
+                    SerializeType.JSON),
+                new RemotingCommand(number, language, number, number, number, "", sendAnswer, null,
+                    SerializeType.JSON)}) {
+                int written = Buffer.buffer(written(command)).length();
+                assertTrue(JsonHeaderWriter.estimatedBytes(command) >= written,
+                    JsonHeaderWriter.estimatedBytes(command) + " < " + written + " for " + written(command));
+            }
+        }
     }
 
     @Test
