@@ -32,9 +32,11 @@ final class MessageEncoder {
             throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL, "queueId " + message.queueId() + " < 0");
         }
         byte[] body = message.body() == null ? new byte[0] : message.body();
-        if (body.length > maxMessageSize) {
+        int bodyOffset = message.bodyOffset();
+        int bodyLength = message.bodyLength();
+        if (bodyLength > maxMessageSize) {
             throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL,
-                    "body " + body.length + " bytes > maxMessageSize " + maxMessageSize);
+                    "body " + bodyLength + " bytes > maxMessageSize " + maxMessageSize);
         }
         byte[] properties = message.properties() == null ? new byte[0]
                 : message.properties().getBytes(StandardCharsets.UTF_8);
@@ -49,12 +51,13 @@ final class MessageEncoder {
         HostAddress bornHost = HostAddress.of(born);
         int sysFlag = hostFlags(message.sysFlag(), bornHost);
         byte[] topic = message.topic().getBytes(StandardCharsets.US_ASCII);
-        int recordBytes = RecordLayout.recordBytes(sysFlag, body.length, topic.length, properties.length);
+        int recordBytes = RecordLayout.recordBytes(sysFlag, bodyLength, topic.length, properties.length);
         if (recordBytes + RecordLayout.BLANK_BYTES > segmentBytes) {
             throw new RejectedMessageException(AppendStatus.MESSAGE_ILLEGAL,
                     "record " + recordBytes + " bytes does not fit a " + segmentBytes + "-byte segment");
         }
-        return new EncodedMessage(topic, message.queueId(), message.flag(), body, BodyCrc.of(body), properties,
+        return new EncodedMessage(topic, message.queueId(), message.flag(), body, bodyOffset, bodyLength,
+                BodyCrc.of(body, bodyOffset, bodyLength), properties,
                 sysFlag, message.bornTimestamp(), bornHost, message.reconsumeTimes(),
                 message.preparedTransactionOffset(), recordBytes);
     }

@@ -76,9 +76,10 @@ public final class SendMessageProcessor {
     private Future<RemotingCommand> sendPlain(RemotingConnection connection, RemotingCommand request,
                                               SendRequest send, String topic, int queueId,
                                               PlainSendProperties plain) {
-        MessageToStore message = new MessageToStore(topic, queueId, send.flag(), request.body().getBytes(),
-            plain.storedText(), send.sysFlag(), send.bornTimestamp(), connection.remoteInetSocketAddress(),
-            send.reconsumeTimes(), 0);
+        FrameBody body = FrameBody.of(request.body());
+        MessageToStore message = new MessageToStore(topic, queueId, send.flag(), body.array(), body.offset(),
+            body.length(), plain.storedText(), send.sysFlag(), send.bornTimestamp(),
+            connection.remoteInetSocketAddress(), send.reconsumeTimes(), 0);
         boolean isWaitFlush = plain.isWaitFlush();
         requireEnoughReplicas(isWaitFlush);
         int bodyBytes = request.body().length();

@@ -28,9 +28,9 @@ final class CheckMessageBody {
         HostAddress bornHost = HostAddress.of(copy.bornHost());
         HostAddress storeHost = stored.storeHost();
         int sysFlag = hostFlags(copy.sysFlag(), bornHost, storeHost);
-        int recordBytes = RecordLayout.recordBytes(sysFlag, copy.body().length, topic.length, properties.length);
-        EncodedMessage message = new EncodedMessage(topic, realQueueId, copy.flag(), copy.body(),
-            BodyCrc.of(copy.body()), properties, sysFlag, copy.bornTimestamp(), bornHost, copy.reconsumeTimes(),
+        int recordBytes = RecordLayout.recordBytes(sysFlag, copy.bodyLength(), topic.length, properties.length);
+        EncodedMessage message = new EncodedMessage(topic, realQueueId, copy.flag(), copy.body(), copy.bodyOffset(),
+            copy.bodyLength(), BodyCrc.of(copy.body(), copy.bodyOffset(), copy.bodyLength()), properties, sysFlag, copy.bornTimestamp(), bornHost, copy.reconsumeTimes(),
             copy.preparedTransactionOffset(), recordBytes);
         ByteBuffer record = ByteBuffer.allocate(recordBytes);
         RecordWriter.write(record, 0, message, stored.queueOffset(), stored.commitLogOffset(),

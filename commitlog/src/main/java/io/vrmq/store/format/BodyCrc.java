@@ -9,8 +9,13 @@ public final class BodyCrc {
     }
 
     public static int of(byte[] body) {
+        return of(body, 0, body.length);
+    }
+
+    /** CRC of {@code length} bytes of {@code body} from {@code offset}. */
+    public static int of(byte[] body, int offset, int length) {
         CRC32 crc = new CRC32();
-        crc.update(body, 0, body.length);
+        crc.update(body, offset, length);
         return (int) (crc.getValue() & 0x7FFFFFFF);
     }
 

@@ -30,9 +30,9 @@ public final class RecordWriter {
         target.putInt(at, message.reconsumeTimes());
         target.putLong(at + 4, message.preparedTransactionOffset());
         at += 12;
-        target.putInt(at, message.body().length);
-        target.put(at + 4, message.body());
-        at += 4 + message.body().length;
+        target.putInt(at, message.bodyLength());
+        target.put(at + 4, message.body(), message.bodyOffset(), message.bodyLength());
+        at += 4 + message.bodyLength();
         if (magic == RecordLayout.MAGIC_V2) {
             target.putShort(at, (short) message.topic().length);
             at += 2;

@@ -9,14 +9,19 @@ import io.vertx.core.buffer.Buffer;
  * word and header, and the caller writes the body buffer after it.
  */
 public final class CommandCodec {
-    private static final int HEAD_CAPACITY_GUESS = 256;
+    /** The binary header of the broker's answers stays well under this; a JSON head is sized from its command. */
+    private static final int BINARY_HEAD_CAPACITY_GUESS = 256;
 
     private CommandCodec() {
     }
 
     /** Frame length, header word and header; the body (if any) follows on the wire as its own buffer. */
     public static Buffer encodeHead(RemotingCommand command) {
-        Buffer out = Buffer.buffer(HEAD_CAPACITY_GUESS);
+        // A JSON head sized from its fields: a fixed guess either wasted half of a pull answer's buffer (512) or had
+        // most send answers grow theirs, a second array and a copy (256; benchmark/RESULTS.md, "Allocation and
+        // young pauses").
+        Buffer out = Buffer.buffer(command.serializeType() == SerializeType.ROCKETMQ ? BINARY_HEAD_CAPACITY_GUESS
+            : Frame.FRAME_LENGTH_BYTES + Frame.HEADER_WORD_BYTES + JsonHeaderWriter.estimatedBytes(command));
         out.appendInt(0).appendInt(0);
         int headerStart = out.length();
         if (command.serializeType() == SerializeType.ROCKETMQ) {

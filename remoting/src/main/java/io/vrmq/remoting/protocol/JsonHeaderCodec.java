@@ -1,14 +1,11 @@
 package io.vrmq.remoting.protocol;
 
 import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.vertx.core.buffer.Buffer;
 
 import java.io.IOException;
-import java.io.OutputStream;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -26,40 +23,9 @@ final class JsonHeaderCodec {
     private JsonHeaderCodec() {
     }
 
+    /** Written by hand, not with a generator: {@link JsonHeaderWriter}. */
     static void encode(RemotingCommand command, Buffer out) {
-        // Straight into the frame's buffer: the generator's own (recycled) buffer is flushed into it once at close.
-        try (JsonGenerator json = JSON.createGenerator(new BufferOutput(out))) {
-            json.writeStartObject();
-            json.writeNumberField("code", command.code());
-            if (!command.extFields().isEmpty()) {
-                json.writeObjectFieldStart("extFields");
-                writeSorted(json, command.extFields());
-                json.writeEndObject();
-            }
-            json.writeNumberField("flag", command.flag());
-            json.writeStringField("language", command.language().name());
-            json.writeNumberField("opaque", command.opaque());
-            if (command.remark() != null) {
-                json.writeStringField("remark", command.remark());
-            }
-            json.writeStringField("serializeTypeCurrentRPC", SerializeType.JSON.name());
-            json.writeNumberField("version", command.version());
-            json.writeEndObject();
-        } catch (IOException e) {
-            throw new IllegalStateException("writing a JSON header to memory failed", e);
-        }
-    }
-
-    /** The official encoder's key order (alphabetical), without a sorted copy of the map. */
-    private static void writeSorted(JsonGenerator json, Map<String, String> fields) throws IOException {
-        String[] names = fields.keySet().toArray(new String[0]);
-        Arrays.sort(names);
-        for (String name : names) {
-            String value = fields.get(name);
-            if (value != null) {
-                json.writeStringField(name, value);
-            }
-        }
+        JsonHeaderWriter.write(command, out);
     }
 
     /**
@@ -143,24 +109,5 @@ final class JsonHeaderCodec {
             }
         }
         return fields;
-    }
-
-    /** Appends what the generator flushes to the frame's buffer. */
-    private static final class BufferOutput extends OutputStream {
-        private final Buffer out;
-
-        BufferOutput(Buffer out) {
-            this.out = out;
-        }
-
-        @Override
-        public void write(int b) {
-            out.appendByte((byte) b);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            out.appendBytes(bytes, offset, length);
-        }
     }
 }
