@@ -171,8 +171,11 @@ public final class HaClient {
             at += HaFrames.HEADER_BYTES + size;
         }
         if (at > 0) {
+            // One copy of the rest, into room for its whole frame when its header (checked above) is there.
             int rest = unread.length() - at;
-            unread = Buffer.buffer(Math.max(rest, 64)).appendBuffer(unread, at, rest);   // one copy of the rest
+            int frame = rest >= HaFrames.HEADER_BYTES ? HaFrames.HEADER_BYTES + unread.getInt(at + 8)
+                : HaFrames.HEADER_BYTES;
+            unread = Buffer.buffer(Math.max(rest, frame)).appendBuffer(unread, at, rest);
         }
     }
 
