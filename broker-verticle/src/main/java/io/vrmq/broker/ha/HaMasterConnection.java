@@ -36,7 +36,8 @@ final class HaMasterConnection {
     private final StoreAccess store;
     private final HaConfig config;
     private final String address;
-    private Buffer unreadReport = Buffer.buffer();
+    /** Never appended to while empty: onBytes then takes the received buffer instead. */
+    private Buffer unreadReport = Buffer.buffer(0);
     private long nextTransferOffset = -1;
     private long ackOffset = -1;
     private long lastReadMs;
@@ -111,7 +112,9 @@ final class HaMasterConnection {
         for (int at = 0; at < whole; at += HaFrames.REPORT_BYTES) {
             reported = Math.max(reported, unreadReport.getLong(at));
         }
-        unreadReport = unreadReport.getBuffer(whole, unreadReport.length());
+        int rest = unreadReport.length() - whole;
+        unreadReport = rest == 0 ? Buffer.buffer(0)
+            : Buffer.buffer(HaFrames.REPORT_BYTES).appendBuffer(unreadReport, whole, rest);
         onReport(reported);
     }
 
