@@ -3,6 +3,7 @@ package io.vrmq.broker.ha;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 import io.vertx.core.net.NetClient;
 import io.vertx.core.net.NetClientOptions;
 import io.vertx.core.net.NetSocket;
@@ -161,27 +162,35 @@ public final class HaClient {
                 break;
             }
             masterOffsetSeen = offset + size;
-            if (size > 0 && !accept(link, offset, unread.getBytes(at + HaFrames.HEADER_BYTES,
-                at + HaFrames.HEADER_BYTES + size))) {
+            // A view, not a copy: these bytes of the buffer never change (appends go past its end, and a buffer
+            // with frames taken from it is replaced below), so the writer may read them later.
+            if (size > 0 && !accept(link, offset, ((BufferInternal) unread).getByteBuf()
+                .nioBuffer(at + HaFrames.HEADER_BYTES, size))) {
                 return;
             }
             at += HaFrames.HEADER_BYTES + size;
         }
-        unread = unread.getBuffer(at, unread.length());
+        if (at > 0) {
+            // One copy of the rest, into room for its whole frame when its header (checked above) is there.
+            int rest = unread.length() - at;
+            int frame = rest >= HaFrames.HEADER_BYTES ? HaFrames.HEADER_BYTES + unread.getInt(at + 8)
+                : HaFrames.HEADER_BYTES;
+            unread = Buffer.buffer(Math.max(rest, frame)).appendBuffer(unread, at, rest);
+        }
     }
 
     /** An empty slave takes the master's first offset, whatever it is; otherwise frames must continue ours. */
-    private boolean accept(long link, long offset, byte[] body) {
+    private boolean accept(long link, long offset, ByteBuffer body) {
         if (offset != expectedOffset && expectedOffset != 0) {
             disconnect("master sent offset " + offset + " but this slave continues at " + expectedOffset);
             return false;
         }
-        expectedOffset = offset + body.length;
+        expectedOffset = offset + body.remaining();
         framesInFlight++;
         if (framesInFlight >= MAX_FRAMES_IN_FLIGHT) {
             socket.pause();
         }
-        store.replicate(offset, ByteBuffer.wrap(body)).onComplete(written -> {
+        store.replicate(offset, body).onComplete(written -> {
             if (link != generation) {
                 return;
             }

@@ -1,6 +1,11 @@
 package io.vrmq.broker.ha;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.CompositeByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 import io.vrmq.broker.store.StoreAccess;
 import io.vrmq.store.MessageStore;
@@ -11,12 +16,19 @@ import java.nio.ByteBuffer;
 
 /**
  * One slave's link on the master: reads its offset reports and streams the CommitLog to it from where it asked,
- * reading on the store's reader pool and writing while the socket's queue has room. Idle, it sends a heartbeat
- * every haSendHeartbeatInterval and waits for {@link #wake()}. Confined to the HA server's context.
+ * writing while the socket's queue has room. Idle, it sends a heartbeat every haSendHeartbeatInterval and waits for
+ * {@link #wake()}. Confined to the HA server's context.
+ *
+ * <p>A transfer is the store's own mapped slices behind small headers, built right here: no copy of the CommitLog
+ * bytes on the heap and no trip to the reader pool, as the pull path sends its records (a slice is only a view, so
+ * building it cannot block; the socket reads the pages when it writes them). Before, each transfer went to the
+ * reader pool and back and copied its bytes twice into a growing heap buffer: two thread hops and about twice the
+ * replicated bytes in garbage between an append and its frame on the wire (benchmark/RESULTS.md, "SYNC_MASTER
+ * tail").
  */
 final class HaMasterConnection {
-    /** Frames read per trip to the reader pool: fewer hops when a slave is far behind. */
-    private static final int FRAMES_PER_READ = 8;
+    /** Most frames per socket write: one write per wake-up in steady state, bounded while a slave catches up. */
+    private static final int FRAMES_PER_WRITE = 8;
     private static final Logger log = LoggerFactory.getLogger(HaMasterConnection.class);
 
     private final HaServer server;
@@ -24,12 +36,12 @@ final class HaMasterConnection {
     private final StoreAccess store;
     private final HaConfig config;
     private final String address;
-    private Buffer unreadReport = Buffer.buffer();
+    /** Never appended to while empty: onBytes then takes the received buffer instead. */
+    private Buffer unreadReport = Buffer.buffer(0);
     private long nextTransferOffset = -1;
     private long ackOffset = -1;
     private long lastReadMs;
     private long lastWriteMs;
-    private boolean isReading;
     private boolean isClosed;
 
     HaMasterConnection(HaServer server, NetSocket socket, StoreAccess store, HaConfig config, long nowMs) {
@@ -74,7 +86,7 @@ final class HaMasterConnection {
                 + config.haHousekeepingIntervalMs() + " ms)");
             return;
         }
-        if (nextTransferOffset >= 0 && !isReading && nowMs - lastWriteMs >= config.haSendHeartbeatIntervalMs()) {
+        if (nextTransferOffset >= 0 && nowMs - lastWriteMs >= config.haSendHeartbeatIntervalMs()) {
             write(HaFrames.heartbeat(nextTransferOffset));
         }
         pump();
@@ -100,7 +112,9 @@ final class HaMasterConnection {
         for (int at = 0; at < whole; at += HaFrames.REPORT_BYTES) {
             reported = Math.max(reported, unreadReport.getLong(at));
         }
-        unreadReport = unreadReport.getBuffer(whole, unreadReport.length());
+        int rest = unreadReport.length() - whole;
+        unreadReport = rest == 0 ? Buffer.buffer(0)
+            : Buffer.buffer(HaFrames.REPORT_BYTES).appendBuffer(unreadReport, whole, rest);
         onReport(reported);
     }
 
@@ -135,55 +149,63 @@ final class HaMasterConnection {
         pump();
     }
 
+    /** Writes what the slave lacks while the socket takes it; the drain handler calls again once it has room. */
     private void pump() {
-        if (isClosed || isReading || nextTransferOffset < 0 || socket.writeQueueFull()
-            || nextTransferOffset >= store.store().getCommitLogMaxOffset()) {
-            return;
+        while (!isClosed && nextTransferOffset >= 0 && !socket.writeQueueFull()
+            && nextTransferOffset < store.store().getCommitLogMaxOffset()) {
+            if (!writeFrames()) {
+                return;
+            }
         }
-        isReading = true;
-        long from = nextTransferOffset;
-        store.read(() -> frames(from)).onComplete(read -> {
-            isReading = false;
-            if (isClosed) {
-                return;
+    }
+
+    /**
+     * Up to FRAMES_PER_WRITE frames from nextTransferOffset in one socket write: each a 12-byte header and a
+     * read-only slice of the mapped segment (valid like a pulled record), none crossing a segment end. Every part is
+     * direct memory, so the socket writes them as they are: a heap header among them would make Netty merge the
+     * whole write into one new heap array first.
+     */
+    private boolean writeFrames() {
+        ByteBufAllocator allocator = ((NetSocketInternal) socket).channelHandlerContext().alloc();
+        CompositeByteBuf frames = allocator.compositeDirectBuffer(2 * FRAMES_PER_WRITE);
+        ByteBuf headers = allocator.directBuffer(HaFrames.HEADER_BYTES * FRAMES_PER_WRITE);
+        boolean isHandedOver = false;
+        try {
+            long at = nextTransferOffset;
+            while (frames.numComponents() < 2 * FRAMES_PER_WRITE) {
+                ByteBuffer chunk = store.store().readCommitLog(at, config.haTransferBatchSize());
+                if (chunk == null) {
+                    close("commit log offset " + at + " is no longer kept (retention deleted it before the slave "
+                        + "caught up); clear the slave's store so it copies again");
+                    return false;
+                }
+                if (!chunk.hasRemaining()) {
+                    break;
+                }
+                int header = headers.writerIndex();
+                headers.writeLong(at).writeInt(chunk.remaining());
+                frames.addComponent(true, headers.retainedSlice(header, HaFrames.HEADER_BYTES));
+                frames.addComponent(true, Unpooled.wrappedBuffer(chunk));
+                at += chunk.remaining();
             }
-            if (read.failed()) {
-                close(read.cause().getMessage());
-                return;
+            if (frames.numComponents() == 0) {
+                return false;
             }
-            Frames frames = read.result();
-            nextTransferOffset = frames.nextOffset();
-            write(frames.bytes());
-            pump();
-        });
+            nextTransferOffset = at;
+            isHandedOver = true;
+            ((NetSocketInternal) socket).writeMessage(frames);   // the channel releases it once written
+            lastWriteMs = System.currentTimeMillis();
+            return true;
+        } finally {
+            headers.release();   // the frames' slices hold it until they are released
+            if (!isHandedOver) {
+                frames.release();
+            }
+        }
     }
 
     private void write(Buffer bytes) {
         socket.write(bytes);
         lastWriteMs = System.currentTimeMillis();
-    }
-
-    private record Frames(Buffer bytes, long nextOffset) {
-    }
-
-    /** Reader pool: up to FRAMES_PER_READ frames from {@code from}, copied out of the mapped segments. */
-    private Frames frames(long from) {
-        Buffer out = Buffer.buffer();
-        long at = from;
-        for (int i = 0; i < FRAMES_PER_READ; i++) {
-            ByteBuffer chunk = store.store().readCommitLog(at, config.haTransferBatchSize());
-            if (chunk == null) {
-                throw new IllegalStateException("commit log offset " + at + " is no longer kept (retention deleted "
-                    + "it before the slave caught up); clear the slave's store so it copies again");
-            }
-            if (!chunk.hasRemaining()) {
-                break;
-            }
-            byte[] body = new byte[chunk.remaining()];
-            chunk.get(body);
-            out.appendLong(at).appendInt(body.length).appendBytes(body);
-            at += body.length;
-        }
-        return new Frames(out, at);
     }
 }
