@@ -87,6 +87,9 @@ public final class MessageLoadBench {
             producers.startOthers();
             producers.learnRoutes(warmupTopic == null ? options.topics()
                 : Stream.concat(options.topics().stream(), Stream.of(warmupTopic)).toList());
+            if (producers.routeLookupRetries() > 0) {
+                System.out.println("route lookups tried again: " + producers.routeLookupRetries());
+            }
             DeliveryTracker tracker = new DeliveryTracker(runId, options.count());
             long ownedQueues = -1;
             if (options.consume().equals("concurrent")) {
