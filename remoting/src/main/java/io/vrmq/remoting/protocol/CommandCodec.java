@@ -9,7 +9,7 @@ import io.vertx.core.buffer.Buffer;
  * word and header, and the caller writes the body buffer after it.
  */
 public final class CommandCodec {
-    /** The binary header of the broker's answers stays well under this; a JSON head is sized from its command. */
+    /** The binary header of the broker's answers stays well under this (a JSON head is copied at its exact size). */
     private static final int BINARY_HEAD_CAPACITY_GUESS = 256;
 
     private CommandCodec() {
@@ -17,19 +17,23 @@ public final class CommandCodec {
 
     /** Frame length, header word and header; the body (if any) follows on the wire as its own buffer. */
     public static Buffer encodeHead(RemotingCommand command) {
-        // A JSON head sized from its fields: a fixed guess either wasted half of a pull answer's buffer (512) or had
-        // most send answers grow theirs, a second array and a copy (256; benchmark/RESULTS.md, "Allocation and
-        // young pauses").
-        Buffer out = Buffer.buffer(command.serializeType() == SerializeType.ROCKETMQ ? BINARY_HEAD_CAPACITY_GUESS
-            : Frame.FRAME_LENGTH_BYTES + Frame.HEADER_WORD_BYTES + JsonHeaderWriter.estimatedBytes(command));
-        out.appendInt(0).appendInt(0);
-        int headerStart = out.length();
         if (command.serializeType() == SerializeType.ROCKETMQ) {
+            Buffer out = Buffer.buffer(BINARY_HEAD_CAPACITY_GUESS);
+            out.appendInt(0).appendInt(0);
             BinaryHeaderCodec.encode(command, out);
-        } else {
-            JsonHeaderCodec.encode(command, out);
+            return framed(command, out, out.length() - Frame.FRAME_LENGTH_BYTES - Frame.HEADER_WORD_BYTES);
         }
-        int headerLength = out.length() - headerStart;
+        // Written into the thread's scratch array, then copied into a buffer of the exact size: no estimate of the
+        // size (it was 5 % of the broker's CPU on an async send), no growth (benchmark/RESULTS.md, session 10
+        // "sendcpu").
+        JsonHeaderWriter.Scratch header = JsonHeaderWriter.encode(command);
+        Buffer out = Buffer.buffer(Frame.FRAME_LENGTH_BYTES + Frame.HEADER_WORD_BYTES + header.length);
+        out.appendInt(0).appendInt(0).appendBytes(header.bytes, 0, header.length);
+        return framed(command, out, header.length);
+    }
+
+    /** Fills in the frame length and header word of a head whose header is written. */
+    private static Buffer framed(RemotingCommand command, Buffer out, int headerLength) {
         if (headerLength > Frame.MAX_HEADER_LENGTH_FIELD) {
             throw new IllegalArgumentException("header of " + headerLength + " bytes does not fit the 24-bit field");
         }

@@ -1,5 +1,6 @@
 package io.vrmq.remoting.protocol;
 
+import io.netty.util.concurrent.FastThreadLocal;
 import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
@@ -7,55 +8,83 @@ import java.util.Arrays;
 import java.util.Map;
 
 /**
- * Writes a JSON header straight into the frame's buffer, byte by byte: the official encoder's shape (keys in
+ * Writes a JSON header byte by byte (into a per-thread scratch array, then copied once): the official encoder's shape (keys in
  * alphabetical order, null fields left out, every extFields value a string), strings as UTF-8 with JSON's escapes
  * (a quote and a backslash escaped, the short forms of control characters, a hex escape for the other ones below
  * 0x20 and for each half of a surrogate pair, as Jackson writes them).
  * Written by hand rather than with a Jackson generator because every answer the broker sends is one of these: a
  * generator, its context and its write state per header were some 6 % of the broker's allocation at 2,000 msgs/s
- * (benchmark/RESULTS.md, "Allocation and young pauses"). Stateless: any thread.
+ * (benchmark/RESULTS.md, "Allocation and young pauses"). Any thread: its only state is each thread's own
+ * scratch array.
  */
 final class JsonHeaderWriter {
     private static final byte[] HEX = "0123456789ABCDEF".getBytes(StandardCharsets.US_ASCII);
-
-    /** Four ints at their widest, a language name at its longest, every fixed name and punctuation mark. */
-    private static final int FIXED_TEXT_BYTES = 4 * 11 + longestLanguageName()
-        + "{'code':,'extFields':{},'flag':,'language':'','opaque':,'serializeTypeCurrentRPC':'JSON','version':}"
-            .length();
-    private static final int REMARK_FIELD_BYTES = ",'remark':''".length();
-    /** {@code "key":"value",} */
-    private static final int FIELD_PUNCTUATION_BYTES = 6;
+    /** A scratch array starts at this: a send answer's head is ~230 bytes, a pull answer's ~200. */
+    private static final int SCRATCH_INITIAL_BYTES = 512;
+    /** A scratch array grown above this (a huge remark or ext field) is dropped after its header, not kept. */
+    static final int SCRATCH_KEPT_MAX_BYTES = 64 * 1024;
+    /** The worst a char takes: a hex escape, backslash, u and four hex digits. */
+    private static final int MAX_BYTES_PER_CHAR = 6;
+    private static final FastThreadLocal<Scratch> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected Scratch initialValue() {
+            return new Scratch();
+        }
+    };
 
     private JsonHeaderWriter() {
     }
 
     /**
-     * What the header takes when its text is ASCII without escapes (every answer the broker writes on the hot path),
-     * never less: the fixed names and punctuation, each number at its widest, the language at its longest name,
-     * each field's key and value. A header that writes more (escapes, non-ASCII) only grows its buffer.
+     * One thread's header bytes while they are written: one store per ASCII char into a plain array, then one copy
+     * into a buffer of the exact size (no size estimate, no buffer growth; benchmark/RESULTS.md, session 10
+     * "sendcpu"). Valid until the thread's next {@link #encode}.
      */
-    static int estimatedBytes(RemotingCommand command) {
-        int bytes = FIXED_TEXT_BYTES;
-        if (command.remark() != null) {
-            bytes += REMARK_FIELD_BYTES + command.remark().length();
+    static final class Scratch {
+        byte[] bytes = new byte[SCRATCH_INITIAL_BYTES];
+        int length;
+
+        private void ensure(int more) {
+            if (length + more > bytes.length) {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
         }
-        for (Map.Entry<String, String> field : command.extFields().entrySet()) {
-            String value = field.getValue();
-            bytes += FIELD_PUNCTUATION_BYTES + field.getKey().length() + (value == null ? 0 : value.length());
+
+        private void put(byte b) {
+            ensure(1);
+            bytes[length++] = b;
         }
-        return bytes;
     }
 
+    /** The header in this thread's scratch array; the caller copies it out before the thread encodes another. */
+    static Scratch encode(RemotingCommand command) {
+        Scratch out = SCRATCH.get();
+        if (out.bytes.length > SCRATCH_KEPT_MAX_BYTES) {
+            out.bytes = new byte[SCRATCH_INITIAL_BYTES];
+        }
+        out.length = 0;
+        write(command, out);
+        return out;
+    }
+
+    /** Appends the header to {@code out}. */
     static void write(RemotingCommand command, Buffer out) {
-        out.appendByte((byte) '{');
+        Scratch scratch = encode(command);
+        out.appendBytes(scratch.bytes, 0, scratch.length);
+    }
+
+    private static void write(RemotingCommand command, Scratch out) {
+        out.put((byte) '{');
         name(out, "code", false);
         number(out, command.code());
         Map<String, String> extFields = command.extFields();
         if (!extFields.isEmpty()) {
             name(out, "extFields", true);
-            out.appendByte((byte) '{');
-            writeSorted(out, extFields);
-            out.appendByte((byte) '}');
+            out.put((byte) '{');
+            if (!writeIfInOrder(out, extFields)) {
+                writeSorted(out, extFields);
+            }
+            out.put((byte) '}');
         }
         name(out, "flag", true);
         number(out, command.flag());
@@ -71,11 +100,37 @@ final class JsonHeaderWriter {
         string(out, SerializeType.JSON.name());
         name(out, "version", true);
         number(out, command.version());
-        out.appendByte((byte) '}');
+        out.put((byte) '}');
+    }
+
+    /**
+     * A map that already iterates in the official encoder's key order (alphabetical: a send answer's, built so) is
+     * written as it iterates, without a sorted copy of its keys. False, with {@code out} as it was, at the first key
+     * out of order: the caller sorts.
+     */
+    private static boolean writeIfInOrder(Scratch out, Map<String, String> fields) {
+        int mark = out.length;
+        String previous = null;
+        boolean isFirst = true;
+        for (Map.Entry<String, String> field : fields.entrySet()) {
+            String name = field.getKey();
+            if (previous != null && previous.compareTo(name) >= 0) {
+                out.length = mark;
+                return false;
+            }
+            previous = name;
+            String value = field.getValue();
+            if (value != null) {
+                name(out, name, !isFirst);
+                string(out, value);
+                isFirst = false;
+            }
+        }
+        return true;
     }
 
     /** The official encoder's key order (alphabetical), without a sorted copy of the map. */
-    private static void writeSorted(Buffer out, Map<String, String> fields) {
+    private static void writeSorted(Scratch out, Map<String, String> fields) {
         String[] names = fields.keySet().toArray(new String[0]);
         Arrays.sort(names);
         boolean isFirst = true;
@@ -89,18 +144,21 @@ final class JsonHeaderWriter {
         }
     }
 
-    private static void name(Buffer out, String name, boolean isAfterAField) {
+    private static void name(Scratch out, String name, boolean isAfterAField) {
         if (isAfterAField) {
-            out.appendByte((byte) ',');
+            out.put((byte) ',');
         }
         string(out, name);
-        out.appendByte((byte) ':');
+        out.put((byte) ':');
     }
 
-    static void number(Buffer out, int value) {
+    static void number(Scratch out, int value) {
+        out.ensure(11);
+        byte[] bytes = out.bytes;
+        int at = out.length;
         long rest = value;
         if (rest < 0) {
-            out.appendByte((byte) '-');
+            bytes[at++] = '-';
             rest = -rest;
         }
         long unit = 1;
@@ -108,64 +166,67 @@ final class JsonHeaderWriter {
             unit *= 10;
         }
         for (; unit > 0; unit /= 10) {
-            out.appendByte((byte) ('0' + rest / unit % 10));
+            bytes[at++] = (byte) ('0' + rest / unit % 10);
         }
+        out.length = at;
     }
 
-    static void string(Buffer out, String text) {
-        out.appendByte((byte) '"');
+    static void string(Scratch out, String text) {
         int length = text.length();
+        out.ensure(2 + length * MAX_BYTES_PER_CHAR);
+        byte[] bytes = out.bytes;
+        int at = out.length;
+        bytes[at++] = '"';
         for (int index = 0; index < length; index++) {
             char c = text.charAt(index);
             if (c < 0x80) {
-                ascii(out, c);
-            } else if (c < 0x800) {
-                out.appendByte((byte) (0xC0 | c >> 6));
-                out.appendByte((byte) (0x80 | c & 0x3F));
-            } else if (Character.isSurrogate(c)) {
-                hexEscaped(out, c);   // as Jackson writes them: each UTF-16 half escaped, paired or not
-            } else {
-                out.appendByte((byte) (0xE0 | c >> 12));
-                out.appendByte((byte) (0x80 | c >> 6 & 0x3F));
-                out.appendByte((byte) (0x80 | c & 0x3F));
-            }
-        }
-        out.appendByte((byte) '"');
-    }
-
-    private static void ascii(Buffer out, char c) {
-        switch (c) {
-            case '"' -> escaped(out, '"');
-            case '\\' -> escaped(out, '\\');
-            case '\n' -> escaped(out, 'n');
-            case '\r' -> escaped(out, 'r');
-            case '\t' -> escaped(out, 't');
-            case '\b' -> escaped(out, 'b');
-            case '\f' -> escaped(out, 'f');
-            default -> {
-                if (c < 0x20) {
-                    hexEscaped(out, c);
+                if (c >= 0x20 && c != '"' && c != '\\') {
+                    bytes[at++] = (byte) c;
                 } else {
-                    out.appendByte((byte) c);
+                    at = escaped(bytes, at, c);
                 }
+            } else if (c < 0x800) {
+                bytes[at++] = (byte) (0xC0 | c >> 6);
+                bytes[at++] = (byte) (0x80 | c & 0x3F);
+            } else if (Character.isSurrogate(c)) {
+                at = hexEscaped(bytes, at, c);   // as Jackson writes them: each UTF-16 half escaped, paired or not
+            } else {
+                bytes[at++] = (byte) (0xE0 | c >> 12);
+                bytes[at++] = (byte) (0x80 | c >> 6 & 0x3F);
+                bytes[at++] = (byte) (0x80 | c & 0x3F);
             }
         }
+        bytes[at++] = '"';
+        out.length = at;
     }
 
-    private static void hexEscaped(Buffer out, char c) {
-        out.appendByte((byte) '\\').appendByte((byte) 'u').appendByte(HEX[c >> 12]).appendByte(HEX[c >> 8 & 0xF])
-            .appendByte(HEX[c >> 4 & 0xF]).appendByte(HEX[c & 0xF]);
-    }
-
-    private static int longestLanguageName() {
-        int longest = 0;
-        for (LanguageCode language : LanguageCode.values()) {
-            longest = Math.max(longest, language.name().length());
+    /** A quote, a backslash or a control character, as Jackson escapes it. */
+    private static int escaped(byte[] bytes, int at, char c) {
+        byte shortForm = switch (c) {
+            case '"' -> '"';
+            case '\\' -> '\\';
+            case '\n' -> 'n';
+            case '\r' -> 'r';
+            case '\t' -> 't';
+            case '\b' -> 'b';
+            case '\f' -> 'f';
+            default -> 0;
+        };
+        if (shortForm == 0) {
+            return hexEscaped(bytes, at, c);
         }
-        return longest;
+        bytes[at] = '\\';
+        bytes[at + 1] = shortForm;
+        return at + 2;
     }
 
-    private static void escaped(Buffer out, char c) {
-        out.appendByte((byte) '\\').appendByte((byte) c);
+    private static int hexEscaped(byte[] bytes, int at, char c) {
+        bytes[at] = '\\';
+        bytes[at + 1] = 'u';
+        bytes[at + 2] = HEX[c >> 12];
+        bytes[at + 3] = HEX[c >> 8 & 0xF];
+        bytes[at + 4] = HEX[c >> 4 & 0xF];
+        bytes[at + 5] = HEX[c & 0xF];
+        return at + 6;
     }
 }

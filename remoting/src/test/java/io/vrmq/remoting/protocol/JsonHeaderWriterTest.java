@@ -10,12 +10,17 @@ import org.junit.jupiter.params.provider.ValueSource;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The hand-written header is byte for byte what the Jackson generator the codec used before wrote (Jackson is the
@@ -64,31 +69,105 @@ class JsonHeaderWriterTest {
         assertEquals(jackson(command), written(command));
     }
 
-    /** The head's buffer is sized from the estimate: an ASCII header without escapes must never write more. */
-    @ParameterizedTest
-    @ValueSource(ints = {Integer.MIN_VALUE, -1, 0, 7, Integer.MAX_VALUE})
-    void theEstimateIsNeverBelowWhatAnAsciiHeaderWrites(int number) {
-        Map<String, String> sendAnswer = new HashMap<>();
-        sendAnswer.put("msgId", "7F00000100002A9F0000000000012345");
-        sendAnswer.put("queueId", Integer.toString(number));
-        sendAnswer.put("queueOffset", Long.toString(Long.MIN_VALUE));
-        sendAnswer.put("transactionId", "7F000001B3C818B4AAC2" + "1".repeat(12));
-        sendAnswer.put("MSG_REGION", "DefaultRegion");
-        sendAnswer.put("TRACE_ON", null);
-        Map<String, String> pullAnswer = Map.of("suggestWhichBrokerId", "0", "nextBeginOffset", "12",
-            "minOffset", "0", "maxOffset", Long.toString(Long.MAX_VALUE));
-        for (LanguageCode language : LanguageCode.values()) {
-            for (RemotingCommand command : new RemotingCommand[] {
-                new RemotingCommand(number, language, number, number, number, null, null, null, SerializeType.JSON),
-                new RemotingCommand(number, language, number, number, number, "PULL_NOT_FOUND", pullAnswer, null,
-                    SerializeType.JSON),
-                new RemotingCommand(number, language, number, number, number, "", sendAnswer, null,
-                    SerializeType.JSON)}) {
-                int written = Buffer.buffer(written(command)).length();
-                assertTrue(JsonHeaderWriter.estimatedBytes(command) >= written,
-                    JsonHeaderWriter.estimatedBytes(command) + " < " + written + " for " + written(command));
-            }
+    /** A map that iterates in key order (the send answer's) is written as it iterates; any other one sorted. */
+    @Test
+    void aMapInKeyOrderAndOneOutOfOrderAreBothWrittenAsJacksonWritesThem() throws IOException {
+        Map<String, String> inOrder = new LinkedHashMap<>();
+        inOrder.put("MSG_REGION", "DefaultRegion");
+        inOrder.put("TRACE_ON", "true");
+        inOrder.put("msgId", "7F00000100002A9F0000000000012345");
+        inOrder.put("queueId", "3");
+        inOrder.put("queueOffset", null);
+        inOrder.put("transactionId", "7F000001B3C818B4AAC2");
+        Map<String, String> outOfOrder = new LinkedHashMap<>();
+        outOfOrder.put("msgId", "x");
+        outOfOrder.put("MSG_REGION", "DefaultRegion");
+        outOfOrder.put("a", null);
+        outOfOrder.put("TRACE_ON", "true");
+        Map<String, String> lateOutOfOrder = new LinkedHashMap<>(inOrder);
+        lateOutOfOrder.put("b", "written before msgId");
+        for (Map<String, String> fields : List.of(inOrder, outOfOrder, lateOutOfOrder)) {
+            RemotingCommand command = new RemotingCommand(ResponseCode.SUCCESS, LanguageCode.JAVA, 453, 99,
+                RemotingCommand.RESPONSE_FLAG, null, fields, null, SerializeType.JSON);
+
+            assertEquals(jackson(command), written(command));
         }
+    }
+
+    /** Random headers (random keys, any chars, nulls, every kind of map) against the Jackson generator. */
+    @Test
+    void randomHeadersAreWrittenAsJacksonWritesThem() throws IOException {
+        Random random = new Random(15);
+        for (int round = 0; round < 2_000; round++) {
+            int fieldCount = random.nextInt(20);
+            List<String> keys = new ArrayList<>();
+            for (int index = 0; index < fieldCount; index++) {
+                keys.add(randomText(random, 1 + random.nextInt(12)));
+            }
+            int kind = random.nextInt(4);
+            if (kind == 1) {
+                Collections.sort(keys);
+            } else if (kind == 2) {
+                Collections.shuffle(keys, random);
+            }
+            Map<String, String> fields = kind == 3 ? new HashMap<>() : new LinkedHashMap<>();
+            for (String key : keys) {
+                fields.put(key, random.nextInt(8) == 0 ? null : randomText(random, random.nextInt(40)));
+            }
+            String remark = random.nextBoolean() ? null : randomText(random, random.nextInt(60));
+            LanguageCode language = LanguageCode.values()[random.nextInt(LanguageCode.values().length)];
+            RemotingCommand command = new RemotingCommand(random.nextInt(), language, random.nextInt(),
+                random.nextInt(), random.nextInt(), remark, random.nextBoolean() ? fields
+                : Collections.unmodifiableMap(fields), null, SerializeType.JSON);
+
+            assertEquals(jackson(command), written(command), command.toString());
+            Buffer frame = CommandCodec.encode(command);
+            assertEquals(frame.length() - Frame.FRAME_LENGTH_BYTES, frame.getInt(0));
+            RemotingCommand decoded = CommandCodec.decode(frame.slice(Frame.FRAME_LENGTH_BYTES, frame.length()),
+                Integer.MAX_VALUE);
+            Map<String, String> sent = new HashMap<>(fields);
+            sent.values().removeIf(Objects::isNull);
+            assertEquals(sent, new HashMap<>(decoded.extFields()));
+            assertEquals(remark, decoded.remark());
+            assertEquals(command.opaque(), decoded.opaque());
+        }
+    }
+
+    /** A header larger than the scratch array keeps, then a small one on the same thread: both whole. */
+    @Test
+    void aHugeHeaderGrowsTheScratchArrayAndTheNextHeaderIsStillExact() throws IOException {
+        String huge = "\u4e2d\n".repeat(JsonHeaderWriter.SCRATCH_KEPT_MAX_BYTES / 2);
+        RemotingCommand big = new RemotingCommand(ResponseCode.SUCCESS, LanguageCode.JAVA, 453, 1,
+            RemotingCommand.RESPONSE_FLAG, huge, Map.of("k", huge), null, SerializeType.JSON);
+        RemotingCommand small = new RemotingCommand(ResponseCode.SUCCESS, LanguageCode.JAVA, 453, 2,
+            RemotingCommand.RESPONSE_FLAG, null, Map.of("queueId", "1"), null, SerializeType.JSON);
+
+        assertEquals(jackson(big), written(big));
+        assertEquals(jackson(small), written(small));
+        Buffer head = CommandCodec.encodeHead(small);
+        assertEquals(Frame.FRAME_LENGTH_BYTES + Frame.HEADER_WORD_BYTES + jackson(small).length(), head.length());
+        assertEquals(jackson(big), written(big));
+    }
+
+    private static String randomText(Random random, int length) {
+        StringBuilder text = new StringBuilder(length);
+        for (int index = 0; index < length; index++) {
+            int pick = random.nextInt(10);
+            char c;
+            if (pick < 6) {
+                c = (char) (0x20 + random.nextInt(0x60));
+            } else if (pick == 6) {
+                c = (char) random.nextInt(0x20);
+            } else if (pick == 7) {
+                c = (char) (0x80 + random.nextInt(0x780));
+            } else if (pick == 8) {
+                c = (char) (0x800 + random.nextInt(0xF800));
+            } else {
+                c = "\"\\\u0001\u0002\u007f".charAt(random.nextInt(5));
+            }
+            text.append(c);
+        }
+        return text.toString();
     }
 
     @Test
