@@ -38,17 +38,26 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
     private static final int MAX_PLAIN_DIGITS = 18;
     private static final String[] ONE_CHAR_KEYS = oneCharKeys();
 
+    /** {@link Builder#oneCharIndex} holds a field's index + 1 in a byte: this many fields at most. */
+    private static final int MAX_INDEXED_FIELDS = Byte.MAX_VALUE;
+
     private final byte[] bytes;
     private final int[] spans;
     private final int fieldCount;
     private final String[] values;
+    /** By a one-char key's ASCII code, its field's index + 1 (0: absent); null when no key is one char long. */
+    private final byte[] oneCharIndex;
+    /** False when a header had too many fields for {@link #oneCharIndex}: every look-up scans. */
+    private final boolean isIndexed;
     private Set<Map.Entry<String, String>> entrySet;
 
-    private JsonHeaderFieldTable(byte[] bytes, int[] spans, int fieldCount) {
+    private JsonHeaderFieldTable(byte[] bytes, int[] spans, int fieldCount, byte[] oneCharIndex, boolean isIndexed) {
         this.bytes = bytes;
         this.spans = spans;
         this.fieldCount = fieldCount;
         this.values = new String[fieldCount];
+        this.oneCharIndex = oneCharIndex;
+        this.isIndexed = isIndexed;
     }
 
     /** Collects the fields as the scanner finds them; not thread-safe. */
@@ -58,6 +67,10 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         private int[] spans = new int[INITIAL_FIELDS * INTS_PER_FIELD];
         private int fieldCount;
 
+        /** SEND_MESSAGE_V2's keys, a to n, are one char each: found by their code, not by a scan. */
+        private byte[] oneCharIndex;
+        private boolean isIndexed = true;
+
         Builder(byte[] bytes) {
             this.bytes = bytes;
         }
@@ -66,7 +79,20 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         boolean add(int keyStart, int keyLength, int valueStart, int valueLength, boolean isEscaped,
                     boolean isNonAscii) {
             int keyHash = hashOf(bytes, keyStart, keyLength);
-            if (indexOf(bytes, spans, fieldCount, keyHash, keyStart, keyLength) >= 0) {
+            if (keyLength == 1 && isIndexed) {
+                if (oneCharIndex == null) {
+                    oneCharIndex = new byte[ONE_CHAR_KEYS.length];
+                }
+                int key = bytes[keyStart];   // ASCII: the scanner let no other key through
+                if (oneCharIndex[key] != 0) {
+                    return false;
+                }
+                if (fieldCount < MAX_INDEXED_FIELDS) {
+                    oneCharIndex[key] = (byte) (fieldCount + 1);
+                } else {
+                    isIndexed = false;
+                }
+            } else if (indexOf(bytes, spans, fieldCount, keyHash, keyStart, keyLength) >= 0) {
                 return false;
             }
             int at = fieldCount * INTS_PER_FIELD;
@@ -83,14 +109,18 @@ final class JsonHeaderFieldTable extends AbstractMap<String, String> {
         }
 
         JsonHeaderFieldTable build() {
-            return new JsonHeaderFieldTable(bytes, spans, fieldCount);
+            return new JsonHeaderFieldTable(bytes, spans, fieldCount, oneCharIndex, isIndexed);
         }
     }
 
     /** The field's index, or -1. */
     int indexOf(String name) {
-        int hash = name.hashCode();
         int length = name.length();
+        if (length == 1 && isIndexed) {
+            char key = name.charAt(0);
+            return oneCharIndex == null || key >= oneCharIndex.length ? -1 : oneCharIndex[key] - 1;
+        }
+        int hash = name.hashCode();
         for (int index = 0; index < fieldCount; index++) {
             int at = index * INTS_PER_FIELD;
             if (spans[at + KEY_HASH] == hash && spans[at + KEY_LENGTH] == length

@@ -4,6 +4,9 @@ import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.internal.buffer.BufferInternal;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -23,6 +26,15 @@ final class JsonHeaderScanner {
     /** More digits may not fit an int; the general decoder reports such a number. */
     private static final int MAX_INT_DIGITS = 10;
     private static final LanguageCode[] LANGUAGES = LanguageCode.values();
+    /** The frame's bytes read eight at a time by {@link #string}'s plain-run skip (byte order irrelevant). */
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final long ONES = 0x0101010101010101L;
+    private static final long HIGH_BITS = 0x8080808080808080L;
+    private static final long QUOTES = ONES * '"';
+    private static final long BACKSLASHES = ONES * '\\';
+    private static final long CONTROL_LIMITS = ONES * 0x20;
+    /** The hex digits 0-9, a-f, A-F, by byte value. */
+    private static final boolean[] HEX_DIGITS = hexDigits();
 
     private final byte[] bytes;
     private final int end;
@@ -184,7 +196,14 @@ final class JsonHeaderScanner {
         position++;
         hasEscape = false;
         hasNonAscii = false;
-        while (position < end) {
+        while (true) {
+            // Eight plain bytes at a time: most of a send header is ASCII text without escapes.
+            while (end - position >= Long.BYTES && !isSpecialInWord((long) LONGS.get(bytes, position))) {
+                position += Long.BYTES;
+            }
+            if (position >= end) {
+                return false;
+            }
             byte next = bytes[position++];
             if (next == '"') {
                 return true;
@@ -203,7 +222,21 @@ final class JsonHeaderScanner {
                 hasEscape = true;
             }
         }
-        return false;
+    }
+
+    /**
+     * Whether any of the word's eight bytes ends the plain run: a quote, a backslash, a control byte or a non-ASCII
+     * byte (the classic "has a zero byte" test on the word xor each value; it may flag a byte after a flagged one,
+     * never a word without one, so the byte loop decides).
+     */
+    static boolean isSpecialInWord(long word) {
+        long quote = word ^ QUOTES;
+        long backslash = word ^ BACKSLASHES;
+        long special = (quote - ONES) & ~quote
+            | (backslash - ONES) & ~backslash
+            | (word - CONTROL_LIMITS) & ~word
+            | word;
+        return (special & HIGH_BITS) != 0;
     }
 
     /**
@@ -358,7 +391,15 @@ final class JsonHeaderScanner {
     }
 
     private static boolean isHexDigit(byte next) {
-        return next >= '0' && next <= '9' || next >= 'a' && next <= 'f' || next >= 'A' && next <= 'F';
+        return HEX_DIGITS[next & 0xFF];
+    }
+
+    private static boolean[] hexDigits() {
+        boolean[] digits = new boolean[256];
+        for (char digit : "0123456789abcdefABCDEF".toCharArray()) {
+            digits[digit] = true;
+        }
+        return digits;
     }
 
     private static boolean isWhitespace(byte next) {

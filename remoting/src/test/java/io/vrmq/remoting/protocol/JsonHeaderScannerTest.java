@@ -291,6 +291,124 @@ class JsonHeaderScannerTest {
         assertEquals(copy, command.extFieldsCopy());
     }
 
+    /** The eight-bytes-at-a-time skip never misses a byte that ends a plain run, at any place in the word. */
+    @Test
+    void theWordTestFlagsEveryQuoteBackslashControlAndNonAsciiByte() {
+        Random random = new Random(15);
+        for (int value = 0; value < 256; value++) {
+            boolean isSpecial = value == '"' || value == '\\' || value < 0x20 || value >= 0x80;
+            for (int place = 0; place < Long.BYTES; place++) {
+                for (int round = 0; round < 20; round++) {
+                    long word = 0;
+                    for (int at = 0; at < Long.BYTES; at++) {
+                        long plain = plainByte(random);
+                        word |= (at == place ? value : plain) << (8 * at);
+                    }
+                    assertEquals(isSpecial, JsonHeaderScanner.isSpecialInWord(word),
+                        "byte " + value + " at " + place + " of " + Long.toHexString(word));
+                }
+            }
+        }
+        for (int round = 0; round < 200_000; round++) {
+            long word = random.nextLong();
+            boolean hasSpecial = false;
+            for (int at = 0; at < Long.BYTES; at++) {
+                int value = (int) (word >>> (8 * at)) & 0xFF;
+                hasSpecial |= value == '"' || value == '\\' || value < 0x20 || value >= 0x80;
+            }
+            assertEquals(hasSpecial, JsonHeaderScanner.isSpecialInWord(word), Long.toHexString(word));
+        }
+    }
+
+    /** Random headers (one-char and longer keys, any text, escapes at any offset) read as the general decoder does. */
+    @Test
+    void randomHeadersAreReadInPlaceAsTheGeneralDecoderReadsThem() {
+        Random random = new Random(310);
+        String[] pieces = {"\\u0001", "\\u0002", "\\\"", "\\\\", "\\n", "\\u00e9", "\\u4e2d", "\u00e9",
+            "\u4e2d", "\ud83d\ude00", "/", " "};
+        int readInPlace = 0;
+        for (int round = 0; round < 3_000; round++) {
+            StringBuilder header = new StringBuilder("{\"code\":310,\"extFields\":{");
+            int fieldCount = random.nextInt(40);
+            List<String> keys = new ArrayList<>();
+            for (int index = 0; index < fieldCount; index++) {
+                String key = random.nextInt(3) == 0 ? "key" + random.nextInt(50)
+                    : String.valueOf((char) (0x20 + random.nextInt(0x5F)));
+                if (key.equals("\"") || key.equals("\\")) {
+                    key = "q";
+                }
+                keys.add(key);
+                header.append(index == 0 ? "" : ",").append('"').append(key).append("\":\"");
+                int length = random.nextInt(60);
+                for (int at = 0; at < length; at++) {
+                    if (random.nextInt(6) == 0) {
+                        header.append(pieces[random.nextInt(pieces.length)]);
+                    } else {
+                        header.append((char) plainByte(random));
+                    }
+                }
+                header.append('"');
+            }
+            header.append("},\"flag\":0,\"language\":\"JAVA\",\"opaque\":").append(round)
+                .append(",\"serializeTypeCurrentRPC\":\"JSON\",\"version\":513}");
+            Buffer frame = frameOf(header.toString().getBytes(StandardCharsets.UTF_8));
+
+            assertSameOutcome(frame);
+            readInPlace += scan(frame) != null ? 1 : 0;
+            RemotingCommand expected = general(frame);
+            RemotingCommand decoded = CommandCodec.decode(frame, MAX_HEADER_BYTES);
+            for (String key : keys) {
+                assertEquals(expected.ext(key), decoded.ext(key), key);
+            }
+            for (char absent = 0x20; absent < 0x80; absent++) {
+                String key = String.valueOf(absent);
+                assertEquals(expected.ext(key), decoded.ext(key), key);
+                assertEquals(expected.extFields().containsKey(key), decoded.extFields().containsKey(key), key);
+            }
+        }
+        assertTrue(readInPlace > 1_000, readInPlace + " of 3,000 read in place (the rest had a repeated key)");
+    }
+
+    /** A one-char key after more fields than the one-char index counts is still found; a repeated one still refused. */
+    @Test
+    void oneCharKeysAfterManyFieldsAreFoundAndTheirDuplicatesLeftToTheGeneralDecoder() {
+        for (boolean isRepeated : new boolean[] {false, true}) {
+            StringBuilder header = new StringBuilder("{\"code\":11,\"extFields\":{");
+            for (int index = 0; index < 130; index++) {
+                header.append("\"key").append(index).append("\":\"").append(index).append("\",");
+            }
+            header.append("\"a\":\"first\",\"b\":\"2\"").append(isRepeated ? ",\"a\":\"again\"" : "")
+                .append("}}");
+            Buffer frame = frameOf(header.toString().getBytes(StandardCharsets.UTF_8));
+
+            if (isRepeated) {
+                assertNull(scan(frame));
+                assertSameOutcome(frame);
+            } else {
+                assertNotNull(scan(frame));
+                RemotingCommand decoded = CommandCodec.decode(frame, MAX_HEADER_BYTES);
+                assertEquals("first", decoded.ext("a"));
+                assertEquals(2, decoded.header().requiredInt("b"));
+                assertEquals("129", decoded.ext("key129"));
+                assertNull(decoded.ext("c"));
+                assertEquals(132, decoded.extFields().size());
+            }
+        }
+        Buffer repeatedOneChar = frameOf("{\"code\":310,\"extFields\":{\"a\":\"x\",\"b\":\"y\",\"a\":\"z\"}}"
+            .getBytes(StandardCharsets.UTF_8));
+        assertNull(scan(repeatedOneChar));
+        assertSameOutcome(repeatedOneChar);
+    }
+
+    /** A printable ASCII byte that needs no escape in a JSON string. */
+    private static int plainByte(Random random) {
+        int value;
+        do {
+            value = 0x20 + random.nextInt(0x5F);
+        } while (value == '"' || value == '\\');
+        return value;
+    }
+
     /** Numbers and flags read from the bytes give what the text path gives, its errors included. */
     @Test
     void numbersAndFlagsReadInPlaceMatchTheTextPath() {
