@@ -32,7 +32,41 @@ final class JsonHeaderWriter {
         }
     };
 
+    // The fixed text between the header's values, as string() writes it (the names are plain ASCII), written with
+    // one copy each instead of char by char: about half of a send answer's header.
+    private static final byte[] CODE_START = fixedText("{", "code", false);
+    private static final byte[] EXT_FIELDS_START = fixedText("", "extFields", true, "{");
+    private static final byte[] FLAG = fixedText("", "flag", true);
+    /** {@code ,"language":"JAVA","opaque":} by language, its ordinal. */
+    private static final byte[][] LANGUAGES = languages();
+    private static final byte[] REMARK = fixedText("", "remark", true);
+    private static final byte[] SERIALIZE_TYPE_AND_VERSION = ascii(",\"serializeTypeCurrentRPC\":\""
+        + SerializeType.JSON.name() + "\",\"version\":");
+
     private JsonHeaderWriter() {
+    }
+
+    private static byte[] fixedText(String before, String name, boolean isAfterAField, String... after) {
+        return ascii(before + (isAfterAField ? "," : "") + '"' + name + "\":" + String.join("", after));
+    }
+
+    private static byte[][] languages() {
+        LanguageCode[] languages = LanguageCode.values();
+        byte[][] texts = new byte[languages.length][];
+        for (LanguageCode language : languages) {
+            texts[language.ordinal()] = ascii(",\"language\":\"" + language.name() + "\",\"opaque\":");
+        }
+        return texts;
+    }
+
+    private static byte[] ascii(String text) {
+        for (int index = 0; index < text.length(); index++) {
+            char c = text.charAt(index);
+            if (c < 0x20 || c >= 0x80 || c == '\\') {
+                throw new IllegalStateException("fixed header text must be plain ASCII: " + text);
+            }
+        }
+        return text.getBytes(StandardCharsets.US_ASCII);
     }
 
     /**
@@ -54,6 +88,12 @@ final class JsonHeaderWriter {
             ensure(1);
             bytes[length++] = b;
         }
+
+        private void raw(byte[] text) {
+            ensure(text.length);
+            System.arraycopy(text, 0, bytes, length, text.length);
+            length += text.length;
+        }
     }
 
     /** The header in this thread's scratch array; the caller copies it out before the thread encodes another. */
@@ -74,31 +114,25 @@ final class JsonHeaderWriter {
     }
 
     private static void write(RemotingCommand command, Scratch out) {
-        out.put((byte) '{');
-        name(out, "code", false);
+        out.raw(CODE_START);
         number(out, command.code());
         Map<String, String> extFields = command.extFields();
         if (!extFields.isEmpty()) {
-            name(out, "extFields", true);
-            out.put((byte) '{');
+            out.raw(EXT_FIELDS_START);
             if (!writeIfInOrder(out, extFields)) {
                 writeSorted(out, extFields);
             }
             out.put((byte) '}');
         }
-        name(out, "flag", true);
+        out.raw(FLAG);
         number(out, command.flag());
-        name(out, "language", true);
-        string(out, command.language().name());
-        name(out, "opaque", true);
+        out.raw(LANGUAGES[command.language().ordinal()]);
         number(out, command.opaque());
         if (command.remark() != null) {
-            name(out, "remark", true);
+            out.raw(REMARK);
             string(out, command.remark());
         }
-        name(out, "serializeTypeCurrentRPC", true);
-        string(out, SerializeType.JSON.name());
-        name(out, "version", true);
+        out.raw(SERIALIZE_TYPE_AND_VERSION);
         number(out, command.version());
         out.put((byte) '}');
     }
