@@ -4,11 +4,14 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import io.prometheus.metrics.model.registry.PrometheusRegistry;
 import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.transport.RemotingObserver;
 
 import java.util.List;
 import java.util.Map;
+import java.util.WeakHashMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -28,12 +31,21 @@ public final class BrokerMetrics implements RemotingObserver {
     public static final long RATE_SAMPLE_INTERVAL_MS = 1_000;
     private static final String TOPIC_TAG = "topic";
     private static final String GROUP_TAG = "group";
+    private static final String SEND_LATENCY_NAME = "rocketmq.send.latency";
+    private static final String SEND_LATENCY_PROMETHEUS_NAME = "rocketmq_send_latency_seconds";
+    private static final String SEND_LATENCY_HELP =
+        "time from a send request decoded to its response ready (store and, if asked, flush)";
+    private static final double[] SEND_LATENCY_QUANTILES = {0.5, 0.99, 0.999};
+    /** One summary per registry, as Micrometer shares one Timer among the metrics objects of one registry. */
+    private static final Map<PrometheusRegistry, LatencySummary> SEND_LATENCY_BY_REGISTRY = new WeakHashMap<>();
 
     private final MeterRegistry registry;
     private final Map<String, TrafficMeters> inByTopic = new ConcurrentHashMap<>();
     private final Map<String, Map<String, TrafficMeters>> outByTopicAndGroup = new ConcurrentHashMap<>();
     private final Map<Long, Counter> requestCounters = new ConcurrentHashMap<>();
-    private final Timer sendLatency;
+    /** Send latency: our own per-thread summary on a Prometheus registry, else Micrometer's Timer. */
+    private final LatencySummary sendLatency;
+    private final Timer sendLatencyTimer;
     private final IntSupplier heldPulls;
     private final AtomicInteger connections = new AtomicInteger();
     private final LongAdder putTotal = new LongAdder();
@@ -44,10 +56,14 @@ public final class BrokerMetrics implements RemotingObserver {
     public BrokerMetrics(MeterRegistry registry, IntSupplier heldPulls) {
         this.registry = registry;
         this.heldPulls = heldPulls;
-        this.sendLatency = Timer.builder("rocketmq.send.latency")
-            .description("time from a send request decoded to its response ready (store and, if asked, flush)")
-            .publishPercentiles(0.5, 0.99, 0.999)
-            .register(registry);
+        if (registry instanceof PrometheusMeterRegistry prometheus) {
+            this.sendLatency = sendLatencySummary(prometheus);
+            this.sendLatencyTimer = null;
+        } else {
+            this.sendLatency = null;
+            this.sendLatencyTimer = Timer.builder(SEND_LATENCY_NAME).description(SEND_LATENCY_HELP)
+                .publishPercentiles(SEND_LATENCY_QUANTILES).register(registry);
+        }
         Gauge.builder("rocketmq.connections", connections, AtomicInteger::get)
             .description("open remoting connections (main and fast channel)").register(registry);
         Gauge.builder("rocketmq.pull.held", heldPulls, IntSupplier::getAsInt)
@@ -89,7 +105,11 @@ public final class BrokerMetrics implements RemotingObserver {
     @Override
     public void requestHandled(int requestCode, int responseCode, long nanos) {
         if (isSend(requestCode)) {
-            sendLatency.record(nanos, TimeUnit.NANOSECONDS);
+            if (sendLatency != null) {
+                sendLatency.record(nanos);
+            } else {
+                sendLatencyTimer.record(nanos, TimeUnit.NANOSECONDS);
+            }
         }
         long key = ((long) requestCode << 32) | (responseCode & 0xFFFFFFFFL);
         Counter counter = requestCounters.get(key);
@@ -117,6 +137,9 @@ public final class BrokerMetrics implements RemotingObserver {
     public void sampleRates(long nowMs) {
         putRates.sample(nowMs, putTotal.sum());
         getRates.sample(nowMs, getTotal.sum());
+        if (sendLatency != null) {
+            sendLatency.rotate(nowMs);
+        }
     }
 
     /** Messages stored per second over the last {@code windowMs}. */
@@ -154,6 +177,21 @@ public final class BrokerMetrics implements RemotingObserver {
     /** Pulls held by long polling now (read from another thread: may be a moment old). */
     public int heldPulls() {
         return heldPulls.getAsInt();
+    }
+
+    /**
+     * The send-latency summary of this Prometheus registry, registered on first use: the names, help and quantiles
+     * Micrometer's Timer had there, recorded without its three concurrent histograms ({@link LatencySummary}).
+     */
+    private static LatencySummary sendLatencySummary(PrometheusMeterRegistry registry) {
+        synchronized (SEND_LATENCY_BY_REGISTRY) {
+            return SEND_LATENCY_BY_REGISTRY.computeIfAbsent(registry.getPrometheusRegistry(), prometheus -> {
+                LatencySummary summary = new LatencySummary(SEND_LATENCY_PROMETHEUS_NAME, SEND_LATENCY_HELP,
+                    SEND_LATENCY_QUANTILES);
+                prometheus.register(summary);
+                return summary;
+            });
+        }
     }
 
     private static boolean isSend(int requestCode) {
