@@ -9,12 +9,22 @@ import java.util.function.BiFunction;
  * is not changed after construction is safe to share.
  */
 public final class ProcessorTable {
+    /** Codes below this (every send, pull and heartbeat code) are found by index, without boxing the code. */
+    static final int DIRECT_CODES = 1_024;
+
     private final Map<Integer, RequestProcessor> processors;
+    /** The processors of codes 0 .. DIRECT_CODES - 1 by code; the others only in the map. */
+    private final RequestProcessor[] byCode = new RequestProcessor[DIRECT_CODES];
     private final RequestGuard guard;
 
     private ProcessorTable(Map<Integer, RequestProcessor> processors, RequestGuard guard) {
         this.processors = Map.copyOf(processors);
         this.guard = guard;
+        this.processors.forEach((code, processor) -> {
+            if (code >= 0 && code < DIRECT_CODES) {
+                byCode[code] = processor;
+            }
+        });
     }
 
     public static Builder builder() {
@@ -27,7 +37,7 @@ public final class ProcessorTable {
 
     /** The processor for {@code code}, or {@code null}: the caller answers REQUEST_CODE_NOT_SUPPORTED. */
     public RequestProcessor find(int code) {
-        return processors.get(code);
+        return code >= 0 && code < DIRECT_CODES ? byCode[code] : processors.get(code);
     }
 
     /** The check every request passes before its processor (also before an unknown code's refusal), or null. */
