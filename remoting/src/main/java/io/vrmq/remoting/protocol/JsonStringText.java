@@ -1,15 +1,28 @@
 package io.vrmq.remoting.protocol;
 
+import io.netty.util.concurrent.FastThreadLocal;
+
 import java.nio.charset.StandardCharsets;
 
 /**
  * The text of a JSON string's body that {@link JsonHeaderScanner} has checked (escapes complete and valid, UTF-8
- * well-formed), decoded as Jackson decodes it. Stateless: any thread.
+ * well-formed), decoded as Jackson decodes it. Any thread: its only state is each thread's own scratch array.
  */
 final class JsonStringText {
     private static final int LATIN1_MAX = 0xFF;
     /** {@code \}{@code uXXXX}: the backslash, the u and four hex digits. */
     private static final int UNICODE_ESCAPE_BYTES = 6;
+    /**
+     * The unescaped text of a value up to this long is built in the thread's scratch array, then copied into its
+     * string (one array per value instead of two: the properties field of every send).
+     */
+    private static final int SCRATCH_BYTES = 4 * 1024;
+    private static final FastThreadLocal<byte[]> SCRATCH = new FastThreadLocal<>() {
+        @Override
+        protected byte[] initialValue() {
+            return new byte[SCRATCH_BYTES];
+        }
+    };
 
     private JsonStringText() {
     }
@@ -32,7 +45,7 @@ final class JsonStringText {
      * byte array; {@code null} when an escape names a wider character.
      */
     private static String unescapeLatin1(byte[] bytes, int start, int length) {
-        byte[] text = new byte[length];
+        byte[] text = length <= SCRATCH_BYTES ? SCRATCH.get() : new byte[length];
         int textLength = 0;
         int end = start + length;
         int position = start;

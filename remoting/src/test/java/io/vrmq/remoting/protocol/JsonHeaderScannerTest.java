@@ -400,6 +400,27 @@ class JsonHeaderScannerTest {
         assertSameOutcome(repeatedOneChar);
     }
 
+    /** Escaped values shorter and longer than the unescaping scratch array, one after the other on one thread. */
+    @Test
+    void escapedValuesOfAnyLengthAreUnescapedWhole() {
+        for (int length : new int[] {1, 100, 4 * 1024 - 1, 4 * 1024, 4 * 1024 + 1, 10_000, 3}) {
+            StringBuilder escaped = new StringBuilder();
+            StringBuilder text = new StringBuilder();
+            for (int index = 0; escaped.length() < length; index++) {
+                boolean isSeparator = index % 7 == 6;
+                escaped.append(isSeparator ? "\\u0002" : String.valueOf((char) ('a' + index % 26)));
+                text.append(isSeparator ? '\u0002' : (char) ('a' + index % 26));
+            }
+            Buffer frame = frameOf(("{\"code\":310,\"extFields\":{\"i\":\"" + escaped + "\",\"b\":\"x\\u0001\"}}")
+                .getBytes(StandardCharsets.UTF_8));
+
+            RemotingCommand decoded = CommandCodec.decode(frame, Integer.MAX_VALUE);
+            assertNotNull(scan(frame));
+            assertEquals(text.toString(), decoded.ext("i"));
+            assertEquals("x\u0001", decoded.ext("b"));
+        }
+    }
+
     /** A printable ASCII byte that needs no escape in a JSON string. */
     private static int plainByte(Random random) {
         int value;
