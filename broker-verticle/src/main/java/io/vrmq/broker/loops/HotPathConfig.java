@@ -24,8 +24,9 @@ import io.vertx.core.json.JsonObject;
  *                                  reader thread first and held when the read comes back empty (two more hand-offs)
  * @param copyPulledRecords         a pull answer's records are copied into one pooled direct buffer on the thread that
  *                                  read them, which the socket writes and then releases; false (default): a composite
- *                                  of the mapped slices, nothing copied. No difference in the backlog drain's CPU
- *                                  within its noise (benchmark/RESULTS.md, "Consume path: CPU per message")
+ *                                  of the mapped slices, nothing copied. True took 7-22 % off the backlog drain's
+ *                                  broker CPU (benchmark/RESULTS.md, "Consume path: CPU per message"); off until the
+ *                                  direct memory the copies hold in slow consumers' sockets is bounded
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
                             int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher,
