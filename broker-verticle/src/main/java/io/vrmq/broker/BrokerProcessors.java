@@ -22,6 +22,7 @@ import io.vrmq.broker.processor.DeliveryRouting;
 import io.vrmq.broker.processor.OffsetProcessor;
 import io.vrmq.broker.processor.PullMessageProcessor;
 import io.vrmq.broker.processor.QueryMessageProcessor;
+import io.vrmq.broker.loops.HotPathConfig;
 import io.vrmq.broker.processor.SendMessageProcessor;
 import io.vrmq.broker.processor.TopicResolver;
 import io.vrmq.broker.transaction.EndTransactionProcessor;
@@ -39,12 +40,13 @@ final class BrokerProcessors {
     static ProcessorTable build(BrokerContext broker, PullHoldService holds,
                                 Supplier<Future<Map<Integer, Long>>> delayOffsets,
                                 ControllerModeProcessor controllerMode, PopServices pop,
-                                boolean holdCaughtUpPullsAtOnce) {
+                                HotPathConfig hotPath) {
         ProcessorTable.Builder table = ProcessorTable.builder();
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
         new SendMessageProcessor(broker, topics, routing).registerInto(table);
-        new PullMessageProcessor(broker, holds, holdCaughtUpPullsAtOnce).registerInto(table);
+        new PullMessageProcessor(broker, holds, hotPath.holdCaughtUpPullsAtOnce(), hotPath.copyPulledRecords())
+            .registerInto(table);
         new ClientManageProcessor(broker, topics).registerInto(table);
         new OffsetProcessor(broker).registerInto(table);
         SystemTopicNames systemTopics = new SystemTopicNames(broker.config());

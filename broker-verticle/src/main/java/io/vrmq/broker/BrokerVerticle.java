@@ -259,7 +259,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
         Future<Void> popReady = config.isMaster() ? pop.activate() : Future.succeededFuture();
         return popReady.compose(ready -> listen(auth.install(BrokerProcessors.build(context, holds,
             this::delayOffsets, isControllerMode ? controllerMode.processor(context) : new ControllerModeProcessor(
-                context, null, null), pop, hotPath.holdCaughtUpPullsAtOnce()))));
+                context, null, null), pop, hotPath))));
     }
 
     private void startServices(ConsumerOffsetTable offsets, ClientRegistry clients, RemotingJson json, String root,

@@ -22,10 +22,15 @@ import io.vertx.core.json.JsonObject;
  *                                  everything: every pull after a live answer) is held on its event loop without a
  *                                  store read (the max offset is in memory; ours, default true); false: it is read on a
  *                                  reader thread first and held when the read comes back empty (two more hand-offs)
+ * @param copyPulledRecords         a pull answer's records are copied into one pooled direct buffer on the thread that
+ *                                  read them, which the socket writes and then releases; false (default): a composite
+ *                                  of the mapped slices, nothing copied. True took 7-22 % off the backlog drain's
+ *                                  broker CPU (benchmark/RESULTS.md, "Consume path: CPU per message"); off until the
+ *                                  direct memory the copies hold in slow consumers' sockets is bounded
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
                             int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher,
-                            boolean holdCaughtUpPullsAtOnce) {
+                            boolean holdCaughtUpPullsAtOnce, boolean copyPulledRecords) {
     /** Above this the turn's results wait too long for the last appends of a big turn. */
     static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
     static final int MAX_SELECTOR_THREADS = 64;
@@ -40,7 +45,8 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
     public static HotPathConfig from(JsonObject json) {
         return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
             json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
-            json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true));
+            json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true),
+            json.getBoolean("copyPulledRecords", false));
     }
 
     /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */

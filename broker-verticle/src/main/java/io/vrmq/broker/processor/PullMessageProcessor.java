@@ -1,7 +1,7 @@
 package io.vrmq.broker.processor;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.Unpooled;
+import io.netty.buffer.ByteBufAllocator;
 import io.vertx.core.Future;
 import io.vertx.core.Context;
 import io.vertx.core.Promise;
@@ -24,11 +24,9 @@ import io.vrmq.remoting.protocol.RequestCode;
 import io.vrmq.remoting.protocol.ResponseCode;
 import io.vrmq.remoting.transport.ProcessorTable;
 import io.vrmq.remoting.transport.RemotingConnection;
-import io.vrmq.store.FoundMessage;
 import io.vrmq.store.GetMessageResult;
 import io.vrmq.store.TagFilter;
 
-import java.nio.ByteBuffer;
 import java.util.Map;
 
 /**
@@ -44,19 +42,27 @@ import java.util.Map;
  * thread-safe ({@link BrokerContext}), and a pull to hold goes to the hold service's context
  * ({@link PullHoldService#holdOrAnswer}). A woken pull is read again either on a reader thread from the hold
  * service's context, or on the store's dispatcher thread ({@code readHeldPullsOnDispatcher}); its answer is made on
- * the event loop that held it.
+ * the event loop that held it. The records found are the answer's body as mapped slices, or copied into one buffer
+ * on the thread that read them, which the answer owns until its socket wrote it ({@link PulledRecords};
+ * HotPathConfig's copyPulledRecords).
  */
 public final class PullMessageProcessor {
     private static final long MASTER_ID = 0;
     private final BrokerContext broker;
     private final PullHoldService holds;
     private final boolean holdsCaughtUpPullsAtOnce;
+    private final boolean copiesPulledRecords;
 
-    /** @param holdsCaughtUpPullsAtOnce HotPathConfig's holdCaughtUpPullsAtOnce (see {@link #isCaughtUp}) */
-    public PullMessageProcessor(BrokerContext broker, PullHoldService holds, boolean holdsCaughtUpPullsAtOnce) {
+    /**
+     * @param holdsCaughtUpPullsAtOnce HotPathConfig's holdCaughtUpPullsAtOnce (see {@link #isCaughtUp})
+     * @param copiesPulledRecords      HotPathConfig's copyPulledRecords (see {@link PulledRecords})
+     */
+    public PullMessageProcessor(BrokerContext broker, PullHoldService holds, boolean holdsCaughtUpPullsAtOnce,
+                                boolean copiesPulledRecords) {
         this.broker = broker;
         this.holds = holds;
         this.holdsCaughtUpPullsAtOnce = holdsCaughtUpPullsAtOnce;
+        this.copiesPulledRecords = copiesPulledRecords;
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -104,7 +110,7 @@ public final class PullMessageProcessor {
                                Promise<RemotingCommand> reply) {
         broker.store().read(() -> read(pull, filter))
             .onFailure(reply::fail)
-            .onSuccess(result -> answerRead(request, pull, filter, maySuspend, reply, result));
+            .onSuccess(read -> answerRead(request, pull, filter, maySuspend, reply, read));
     }
 
     /**
@@ -113,25 +119,40 @@ public final class PullMessageProcessor {
      */
     private void readHereAndAnswer(RemotingCommand request, PullRequest pull, TagFilter filter,
                                    Promise<RemotingCommand> reply, Context context) {
-        GetMessageResult result;
+        PullRead read;
         try {
-            result = read(pull, filter);
+            read = read(pull, filter);
         } catch (RuntimeException e) {
             context.runOnContext(ignored -> reply.fail(e));
             return;
         }
-        context.runOnContext(ignored -> answerRead(request, pull, filter, false, reply, result));
+        context.runOnContext(ignored -> answerRead(request, pull, filter, false, reply, read));
     }
 
-    private GetMessageResult read(PullRequest pull, TagFilter filter) {
-        return broker.store().store().getMessages(pull.topic(), pull.queueId(), pull.queueOffset(),
-            broker.config().pullTransfer().messages(pull.maxMsgNums()),
+    /** On a reader thread or the dispatcher (file access allowed): the read, and its records copied if so set. */
+    private PullRead read(PullRequest pull, TagFilter filter) {
+        GetMessageResult result = broker.store().store().getMessages(pull.topic(), pull.queueId(),
+            pull.queueOffset(), broker.config().pullTransfer().messages(pull.maxMsgNums()),
             broker.config().pullTransfer().bytes(pull.maxMsgBytes()), filter);
+        ByteBuf copied = copiesPulledRecords && !result.messages().isEmpty()
+            ? PulledRecords.copy(result, ByteBufAllocator.DEFAULT) : null;
+        return new PullRead(result, copied);
     }
 
     /** On the pull's event loop: answers what the read found, or holds the pull when it found nothing. */
     private void answerRead(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
-                            Promise<RemotingCommand> reply, GetMessageResult result) {
+                            Promise<RemotingCommand> reply, PullRead read) {
+        try {
+            answerOrHold(request, pull, filter, maySuspend, reply, read);
+        } catch (RuntimeException e) {
+            read.release();   // nothing took the copied records
+            reply.tryFail(e);
+        }
+    }
+
+    private void answerOrHold(RemotingCommand request, PullRequest pull, TagFilter filter, boolean maySuspend,
+                              Promise<RemotingCommand> reply, PullRead read) {
+        GetMessageResult result = read.result();
         int code = responseCode(result, pull.queueOffset());
         long suggestedBrokerId = suggestedBrokerId(pull, result);
         boolean isToMaster = broker.replication().isSlave() && suggestedBrokerId == MASTER_ID;
@@ -142,7 +163,7 @@ public final class PullMessageProcessor {
         HeldPull held = code == ResponseCode.PULL_NOT_FOUND && maySuspend
             ? heldPull(request, pull, filter, reply) : null;
         int answerCode = code;
-        Runnable answerNow = () -> answerNow(request, pull, result, answerCode, suggestedBrokerId, reply);
+        Runnable answerNow = () -> answerNow(request, pull, read, answerCode, suggestedBrokerId, reply);
         if (held != null) {
             holds.holdOrAnswer(held, answerNow);   // the hold service may live on another event loop
         } else {
@@ -150,13 +171,14 @@ public final class PullMessageProcessor {
         }
     }
 
-    private void answerNow(RemotingCommand request, PullRequest pull, GetMessageResult result, int code,
+    private void answerNow(RemotingCommand request, PullRequest pull, PullRead read, int code,
                            long suggestedBrokerId, Promise<RemotingCommand> reply) {
+        GetMessageResult result = read.result();
         if (code == ResponseCode.SUCCESS) {
             broker.metrics().messagesPulled(pull.topic(), pull.consumerGroup(), result.messages().size(),
                 result.totalBytes());
         }
-        reply.complete(answer(request, result, code, suggestedBrokerId));
+        reply.complete(answer(request, read, code, suggestedBrokerId));
     }
 
     /**
@@ -285,25 +307,55 @@ public final class PullMessageProcessor {
         };
     }
 
-    private static RemotingCommand answer(RemotingCommand request, GetMessageResult result, int code,
-                                          long suggestedBrokerId) {
+    /** The answer; the copied records, if any, pass to it (or are released when it carries no records). */
+    private static RemotingCommand answer(RemotingCommand request, PullRead read, int code, long suggestedBrokerId) {
+        GetMessageResult result = read.result();
         // An immutable map of four: one array, not a hash table and its nodes per answer (the header is written sorted).
         Map<String, String> header = Map.of("suggestWhichBrokerId", Long.toString(suggestedBrokerId),
             "nextBeginOffset", Long.toString(result.nextBeginOffset()), "minOffset", Long.toString(result.minOffset()),
             "maxOffset", Long.toString(result.maxOffset()));
-        Buffer body = code == ResponseCode.SUCCESS ? storedRecords(result) : null;
-        return RemotingCommand.response(request, code, code == ResponseCode.SUCCESS ? null : result.status().name(),
-            header, body);
+        if (code != ResponseCode.SUCCESS) {
+            read.release();
+            return RemotingCommand.response(request, code, result.status().name(), header, null);
+        }
+        ByteBuf copied = read.takeCopiedRecords();
+        if (copied != null) {
+            return RemotingCommand.responseWithOwnedBody(request, code, null, header, copied);
+        }
+        Buffer body = BufferInternal.buffer(PulledRecords.wrap(result));
+        return RemotingCommand.response(request, code, null, header, body);
     }
 
-    /** The records as stored, wrapped without copying. */
-    private static Buffer storedRecords(GetMessageResult result) {
-        ByteBuffer[] records = new ByteBuffer[result.messages().size()];
-        int index = 0;
-        for (FoundMessage message : result.messages()) {
-            records[index++] = message.record();
+    /**
+     * What a read found, and its records copied into one buffer (null when none were found or copying is off): taken
+     * by the answer, or released. Used by one thread at a time (made on the reader, then handed to the event loop).
+     */
+    private static final class PullRead {
+        private final GetMessageResult result;
+        private ByteBuf copiedRecords;
+
+        PullRead(GetMessageResult result, ByteBuf copiedRecords) {
+            this.result = result;
+            this.copiedRecords = copiedRecords;
         }
-        ByteBuf wrapped = Unpooled.wrappedBuffer(records);
-        return BufferInternal.buffer(wrapped);
+
+        GetMessageResult result() {
+            return result;
+        }
+
+        /** The copied records, whose owner the caller becomes; null when none or already taken. */
+        ByteBuf takeCopiedRecords() {
+            ByteBuf taken = copiedRecords;
+            copiedRecords = null;
+            return taken;
+        }
+
+        /** Releases the copied records unless the answer took them. */
+        void release() {
+            ByteBuf copied = takeCopiedRecords();
+            if (copied != null) {
+                copied.release();
+            }
+        }
     }
 }

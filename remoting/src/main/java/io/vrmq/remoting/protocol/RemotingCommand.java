@@ -1,6 +1,8 @@
 package io.vrmq.remoting.protocol;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.buffer.BufferInternal;
 
 import java.util.Collections;
 import java.util.HashMap;
@@ -12,6 +14,11 @@ import java.util.Objects;
  *
  * <p>Immutable value; safe to hand between threads. {@code extFields} is the custom header (every value a string on
  * the wire), {@code body} the bytes after the header, or {@code null} when the frame had none.
+ *
+ * <p>An answer may own its body ({@link #responseWithOwnedBody}): a reference-counted buffer (pooled memory) that the
+ * {@code RemotingConnection} writing the answer hands to the socket, which releases it once written; an answer that
+ * is not written is released by whoever drops it ({@link #releaseOwnedBody}). Its derived commands
+ * ({@link #withOpaque} and the like) share that one buffer: only one of them may be written or released.
  */
 public final class RemotingCommand {
     /** flag bit 0: this command answers a request with the same opaque. */
@@ -30,9 +37,17 @@ public final class RemotingCommand {
     private final Map<String, String> extFields;
     private final Buffer body;
     private final SerializeType serializeType;
+    /** The buffer behind {@code body} when this command owns it, else null. */
+    private final ByteBuf ownedBody;
 
     public RemotingCommand(int code, LanguageCode language, int version, int opaque, int flag, String remark,
                            Map<String, String> extFields, Buffer body, SerializeType serializeType) {
+        this(code, language, version, opaque, flag, remark, extFields, body, serializeType, null);
+    }
+
+    private RemotingCommand(int code, LanguageCode language, int version, int opaque, int flag, String remark,
+                            Map<String, String> extFields, Buffer body, SerializeType serializeType,
+                            ByteBuf ownedBody) {
         this.code = code;
         this.language = Objects.requireNonNull(language, "language");
         this.version = version;
@@ -43,6 +58,7 @@ public final class RemotingCommand {
             : extFields instanceof JsonHeaderFieldTable ? extFields : Collections.unmodifiableMap(extFields);
         this.body = body == null || body.length() == 0 ? null : body;
         this.serializeType = Objects.requireNonNull(serializeType, "serializeType");
+        this.ownedBody = ownedBody;
     }
 
     /** A request to be sent; the opaque is assigned by the connection that sends it. */
@@ -63,6 +79,24 @@ public final class RemotingCommand {
             extFields, body, request.serializeType);
     }
 
+    /**
+     * The answer to {@code request} with a body it owns: {@code ownedBody} (readable bytes, at least one) passes to
+     * the answer, whose connection releases it once written (see the class comment). On failure here it is released.
+     */
+    public static RemotingCommand responseWithOwnedBody(RemotingCommand request, int code, String remark,
+                                                        Map<String, String> extFields, ByteBuf ownedBody) {
+        try {
+            if (!ownedBody.isReadable()) {
+                throw new IllegalArgumentException("an owned body needs at least one byte");
+            }
+            return new RemotingCommand(code, LanguageCode.JAVA, OUR_VERSION, request.opaque, RESPONSE_FLAG, remark,
+                extFields, BufferInternal.buffer(ownedBody), request.serializeType, ownedBody);
+        } catch (RuntimeException e) {
+            ownedBody.release();
+            throw e;
+        }
+    }
+
     public static RemotingCommand success(RemotingCommand request, Buffer body) {
         return response(request, ResponseCode.SUCCESS, null, null, body);
     }
@@ -76,21 +110,23 @@ public final class RemotingCommand {
     }
 
     public RemotingCommand withOpaque(int newOpaque) {
-        return new RemotingCommand(code, language, version, newOpaque, flag, remark, extFields, body, serializeType);
+        return new RemotingCommand(code, language, version, newOpaque, flag, remark, extFields, body, serializeType,
+            ownedBody);
     }
 
     public RemotingCommand asOneway() {
         return new RemotingCommand(code, language, version, opaque, flag | ONEWAY_FLAG, remark, extFields, body,
-            serializeType);
+            serializeType, ownedBody);
     }
 
     /** The same command with other header fields (a signed copy of an outgoing request). */
     public RemotingCommand withExtFields(Map<String, String> fields) {
-        return new RemotingCommand(code, language, version, opaque, flag, remark, fields, body, serializeType);
+        return new RemotingCommand(code, language, version, opaque, flag, remark, fields, body, serializeType,
+            ownedBody);
     }
 
     public RemotingCommand withSerializeType(SerializeType type) {
-        return new RemotingCommand(code, language, version, opaque, flag, remark, extFields, body, type);
+        return new RemotingCommand(code, language, version, opaque, flag, remark, extFields, body, type, ownedBody);
     }
 
     public int code() {
@@ -149,6 +185,18 @@ public final class RemotingCommand {
 
     public SerializeType serializeType() {
         return serializeType;
+    }
+
+    /** The reference-counted buffer behind the body when this command owns it (see the class comment), else null. */
+    public ByteBuf ownedBody() {
+        return ownedBody;
+    }
+
+    /** Releases the owned body of a command that will not be written; nothing when it owns none. */
+    public void releaseOwnedBody() {
+        if (ownedBody != null) {
+            ownedBody.release();
+        }
     }
 
     /** A mutable copy of the header fields, for building a derived command. */

@@ -1,11 +1,13 @@
 package io.vrmq.remoting.transport;
 
+import io.netty.buffer.ByteBuf;
 import io.vertx.core.Context;
 import io.vertx.core.Future;
 import io.vertx.core.Handler;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
+import io.vertx.core.internal.net.NetSocketInternal;
 import io.vertx.core.net.NetSocket;
 import io.vrmq.remoting.protocol.CommandCodec;
 import io.vrmq.remoting.protocol.MalformedFrameException;
@@ -182,9 +184,18 @@ public final class RemotingConnection {
         return written.future();
     }
 
+    /** Writes the command; an owned body passes to the socket, which releases it once written or failed. */
     private Future<Void> writeNow(RemotingCommand command) {
-        Buffer head = CommandCodec.encodeHead(command);
-        Future<Void> written = command.hasBody() ? writeHeadAndBody(head, command.body()) : socket.write(head);
+        Buffer head;
+        try {
+            head = CommandCodec.encodeHead(command);
+        } catch (RuntimeException e) {
+            command.releaseOwnedBody();
+            throw e;
+        }
+        Future<Void> written = !command.hasBody() ? socket.write(head)
+            : command.ownedBody() != null ? writeHeadAndOwnedBody(head, command.ownedBody())
+            : writeHeadAndBody(head, command.body());
         if (command.isResponse() && socket.writeQueueFull()) {
             // Back-pressure: stop reading requests from a peer that does not read its responses. Only a backed-up
             // response pauses: pausing because our own requests back up would also stop us reading the responses
@@ -198,6 +209,12 @@ public final class RemotingConnection {
     private Future<Void> writeHeadAndBody(Buffer head, Buffer body) {
         socket.write(head);
         return socket.write(body);
+    }
+
+    /** Vert.x writes a Buffer's bytes as an unreleasable view, so an owned body goes to the channel as itself. */
+    private Future<Void> writeHeadAndOwnedBody(Buffer head, ByteBuf body) {
+        socket.write(head);
+        return ((NetSocketInternal) socket).writeMessage(body);
     }
 
     private void onFrame(Buffer frame) {
@@ -253,6 +270,8 @@ public final class RemotingConnection {
             Future<Void> written = Future.succeededFuture();
             if (!request.isOneway() && response != null && !isClosed) {
                 written = write(response.withOpaque(request.opaque()));
+            } else if (response != null) {
+                response.releaseOwnedBody();
             }
             if (requestsInProcess.decrementAndGet() == 0 && isShuttingDown) {
                 written.onComplete(ignored -> socket.close());
