@@ -16,7 +16,7 @@ public final class CeilingMain {
 
     public static void main(String[] args) throws Exception {
         CeilingOptions options = CeilingOptions.parse(args);
-        Vertx vertx = Vertx.vertx(RoleLauncher.baseOptions());
+        Vertx vertx = Vertx.vertx(RoleLauncher.baseOptions(options.nativeTransport()));
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
                 vertx.close().toCompletionStage().toCompletableFuture().get(CLOSE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
@@ -26,6 +26,7 @@ public final class CeilingMain {
         }, "ceiling-shutdown"));
         CeilingVerticle verticle = new CeilingVerticle(options);
         vertx.deployVerticle(verticle).toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        System.out.println("ceiling transport: " + (vertx.isNativeTransportEnabled() ? "epoll" : "NIO"));
         System.out.println("ceiling ready on " + options.host() + ":" + verticle.port());
     }
 }

@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * The ceiling's command line: {@code --host 127.0.0.1 --port 10911 --default-queues 8
  * --max-messages-per-queue 1000000 --max-held-pulls 100000 --max-messages-per-pull 32 --chunk-mib 64
- * --max-stored-mib 1024}. The stored records are off-heap: give the JVM {@code -XX:MaxDirectMemorySize} above
+ * --max-stored-mib 1024 --use-epoll-native-selector true}. The stored records are off-heap: give the JVM {@code -XX:MaxDirectMemorySize} above
  * {@code max-stored-mib}.
  *
  * @param maxMessagesPerQueue records kept per queue (older ones are dropped: the heap stays bounded)
@@ -15,9 +15,11 @@ import java.util.Set;
  * @param maxMessagesPerPull  records in one pull answer (RocketMQ's broker caps a pull at 32 by default too)
  * @param chunkMib            size of one off-heap chunk of records (a record must fit one)
  * @param maxStoredMib        off-heap bytes for records in all; the oldest chunk is reused beyond it
+ * @param nativeTransport     Netty's native epoll transport (as the broker's {@code useEpollNativeSelector}, on by
+ *                            default) or NIO: the ceiling runs on the transport of the broker it is compared with
  */
 record CeilingOptions(String host, int port, int defaultQueues, int maxMessagesPerQueue, int maxHeldPulls,
-                      int maxMessagesPerPull, int chunkMib, int maxStoredMib) {
+                      int maxMessagesPerPull, int chunkMib, int maxStoredMib, boolean nativeTransport) {
 
     static CeilingOptions parse(String[] args) {
         Map<String, String> values = new HashMap<>();
@@ -35,16 +37,29 @@ record CeilingOptions(String host, int port, int defaultQueues, int maxMessagesP
             positive(values, "max-held-pulls", 100_000),
             positive(values, "max-messages-per-pull", 32),
             positive(values, "chunk-mib", 64),
-            positive(values, "max-stored-mib", 1024));
+            positive(values, "max-stored-mib", 1024),
+            flag(values, "use-epoll-native-selector", true));
         if (options.maxStoredMib() < options.chunkMib()) {
             throw new IllegalArgumentException("--max-stored-mib must be at least --chunk-mib");
         }
         values.keySet().removeAll(Set.of("host", "port", "default-queues", "max-messages-per-queue",
-            "max-held-pulls", "max-messages-per-pull", "chunk-mib", "max-stored-mib"));
+            "max-held-pulls", "max-messages-per-pull", "chunk-mib", "max-stored-mib",
+            "use-epoll-native-selector"));
         if (!values.isEmpty()) {
             throw new IllegalArgumentException("unknown options: " + values.keySet());
         }
         return options;
+    }
+
+    private static boolean flag(Map<String, String> values, String name, boolean fallback) {
+        String text = values.get(name);
+        if (text == null) {
+            return fallback;
+        }
+        if (!text.equals("true") && !text.equals("false")) {
+            throw new IllegalArgumentException("--" + name + " must be true or false: " + text);
+        }
+        return Boolean.parseBoolean(text);
     }
 
     private static int positive(Map<String, String> values, String name, int fallback) {

@@ -16,6 +16,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -34,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The standalone jar (a NameServer and a Broker in one JVM, the README's first command) serves the official
- * producer and push consumer, and stops cleanly on SIGTERM.
+ * producer and push consumer, and stops cleanly on SIGTERM, on the native epoll transport (our default) and on NIO.
  */
 class StandaloneIT {
     private static final String JAR_PROPERTY = "vrmq.standalone.jar";
@@ -58,18 +60,23 @@ class StandaloneIT {
         }
     }
 
-    @Test
+    @ParameterizedTest(name = "useEpollNativeSelector {0}")
+    @ValueSource(booleans = {true, false})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void oneJvmServesTheOfficialProducerAndConsumerAndStopsOnSigterm(@TempDir Path dir) throws Exception {
+    void oneJvmServesTheOfficialProducerAndConsumerAndStopsOnSigterm(boolean epoll, @TempDir Path dir)
+        throws Exception {
         int namesrvPort = FreePorts.any();
         int brokerPort = FreePorts.forBroker();
         String namesrvAddr = "127.0.0.1:" + namesrvPort;
-        Path namesrvConf = writeNamesrvConf(dir, namesrvPort);
-        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr);
+        String transport = epoll ? "" : ", \"useEpollNativeSelector\": false";
+        Path namesrvConf = writeNamesrvConf(dir, namesrvPort, transport);
+        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr, transport);
         standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-jar",
             System.getProperty(JAR_PROPERTY), "-namesrv-conf", namesrvConf.toString(), "-broker-conf",
             brokerConf.toString()), Map.of());
+        standalone.awaitLogLine(epoll ? "transport: epoll (native, useEpollNativeSelector true)"
+            : "transport: NIO (useEpollNativeSelector false)", BOOT_TIMEOUT);
         standalone.awaitLogLine("The Name Server boot success", BOOT_TIMEOUT);
         standalone.awaitLogLine("boot success. serializeType=JSON and name server is " + namesrvAddr, BOOT_TIMEOUT);
 
@@ -111,8 +118,8 @@ class StandaloneIT {
         int namesrvPort = FreePorts.any();
         int brokerPort = FreePorts.forBroker();
         String namesrvAddr = "127.0.0.1:" + namesrvPort;
-        Path namesrvConf = writeNamesrvConf(dir, namesrvPort);
-        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr);
+        Path namesrvConf = writeNamesrvConf(dir, namesrvPort, "");
+        Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr, "");
         Path classes = dir.resolve("classes.txt");
         standalone = ChildJvm.start("vrmq-standalone-classes", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",
             "-XX:TieredStopAtLevel=1", "-Xlog:class+load=info:file=" + classes, "-jar",
@@ -130,17 +137,18 @@ class StandaloneIT {
         assertFalse(loaded.contains(" jdk.jfr.internal.MetadataRepository "), "JFR read its metadata");
     }
 
-    /** The NameServer's file: its port, no admin API, its KV config in {@code dir}. */
-    private static Path writeNamesrvConf(Path dir, int port) throws IOException {
+    /** The NameServer's file: its port, no admin API, its KV config in {@code dir}, then {@code extra} keys. */
+    private static Path writeNamesrvConf(Path dir, int port, String extra) throws IOException {
         return write(dir.resolve("namesrv.json"), "{\"listenPort\": " + port
-            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"}");
+            + ", \"adminPort\": -1, \"kvConfigPath\": \"" + dir.resolve("kv.json") + "\"" + extra + "}");
     }
 
-    /** The broker's file: its port, small segments in {@code dir}, no admin API and no gRPC port. */
-    private static Path writeBrokerConf(Path dir, int port, String namesrvAddr) throws IOException {
+    /** The broker's file: its port, small segments in {@code dir}, no admin API and no gRPC port, then {@code extra}. */
+    private static Path writeBrokerConf(Path dir, int port, String namesrvAddr, String extra) throws IOException {
         return write(dir.resolve("broker.json"), "{\"listenPort\": " + port
             + ", \"namesrvAddr\": \"" + namesrvAddr + "\", \"brokerIP1\": \"127.0.0.1\", \"storePathRootDir\": \""
-            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1}");
+            + dir.resolve("store") + "\", \"mappedFileSizeCommitLog\": 16777216, \"adminPort\": -1, \"grpcListenPort\": -1"
+            + extra + "}");
     }
 
     private static Path write(Path file, String json) throws IOException {

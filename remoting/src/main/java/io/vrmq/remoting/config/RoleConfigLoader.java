@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
@@ -54,6 +56,48 @@ public final class RoleConfigLoader {
                 siblingKeys));
         return file.compose(fromFile -> readOverrides(vertx, defaults)
             .map(overrides -> defaults.copy().mergeIn(fromFile).mergeIn(overrides)));
+    }
+
+    /**
+     * One key's value, read the same way but before Vert.x exists (the transport Vert.x is built with): the default,
+     * then the file, then the environment variable, then the system property of that name. Any problem (the file
+     * unreadable or not JSON, a value of the wrong type) leaves the value from before it; the full {@link #load} that
+     * follows refuses the start over it, naming the key or the file. Null when {@code defaultsResource} lacks the key.
+     */
+    public static Object valueBeforeVertx(String defaultsResource, String configPath, String key) {
+        JsonObject defaults = readResource(defaultsResource);
+        if (!defaults.containsKey(key)) {
+            return null;
+        }
+        JsonObject only = new JsonObject().put(key, defaults.getValue(key));
+        Object value = only.getValue(key);
+        if (configPath != null) {
+            value = orBefore(value, () -> {
+                JsonObject file = new JsonObject(Files.readString(Path.of(configPath), StandardCharsets.UTF_8));
+                return file.containsKey(key) ? ConfigValues.checked(only, new JsonObject().put(key,
+                    file.getValue(key)), configPath).getValue(key) : null;
+            });
+        }
+        value = orBefore(value, () -> overrideOf(only, key, System.getenv(key)));
+        return orBefore(value, () -> overrideOf(only, key, System.getProperty(key)));
+    }
+
+    private static Object overrideOf(JsonObject only, String key, String text) {
+        return text == null ? null : ConfigValues.overridesOf(only, new JsonObject().put(key, text)).getValue(key);
+    }
+
+    private interface ValueSource {
+        Object read() throws IOException;
+    }
+
+    /** {@code source}'s value, or {@code before} when it has none or cannot be read. */
+    private static Object orBefore(Object before, ValueSource source) {
+        try {
+            Object value = source.read();
+            return value != null ? value : before;
+        } catch (IOException | RuntimeException e) {
+            return before;
+        }
     }
 
     /** The defaults embedded in the jar under {@code resource}; throws when it is missing or not JSON. */

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * and hand the start and the stop to our {@link RoleSupervisor}:
  * <ul>
  * <li>{@link #createVertxBuilder}: the role's builder (Micrometer metrics in the role's registry) over the options
- * from {@code -options}, with the file cache off (see {@link RoleLauncher#applyBaseOptions}).</li>
+ * from {@code -options}, with the file cache off and the transport of {@code useEpollNativeSelector} (see
+ * {@link RoleLauncher#applyBaseOptions}).</li>
  * <li>{@link #beforeDeployingVerticle}: {@code --instances N} is what Vert.x users ask for more event loops with. A
  * role owns its store, ports and tables, so a second copy in the same JVM could only fail on them; a role that can
  * spread its connections over event loops names the config key that does it ({@code instancesKey}: the broker's
@@ -44,13 +45,18 @@ final class RoleHooks implements VertxApplicationHooks {
     private final Function<VertxOptions, VertxBuilder> vertxFactory;
     private final String roleNames;
     private final String instancesKey;
+    private final boolean nativeTransport;
     private volatile Vertx vertx;
     private volatile Throwable refusal;
 
-    /** @param instancesKey the config key {@code --instances} sets, or null: only 1 is accepted */
+    /**
+     * @param instancesKey the config key {@code --instances} sets, or null: only 1 is accepted
+     * @param nativeTransport whether to build Vert.x on the native epoll transport ({@link NativeTransport})
+     */
     RoleHooks(ProcessExit exit, RoleSupervisor supervisor, Function<VertxOptions, VertxBuilder> vertxFactory,
-              String roleNames, String instancesKey) {
+              String roleNames, String instancesKey, boolean nativeTransport) {
         this.instancesKey = instancesKey;
+        this.nativeTransport = nativeTransport;
         this.exit = exit;
         this.supervisor = supervisor;
         this.vertxFactory = vertxFactory;
@@ -69,12 +75,13 @@ final class RoleHooks implements VertxApplicationHooks {
 
     @Override
     public VertxBuilder createVertxBuilder(VertxOptions options) {
-        return vertxFactory.apply(RoleLauncher.applyBaseOptions(options));
+        return vertxFactory.apply(RoleLauncher.applyBaseOptions(options, nativeTransport));
     }
 
     @Override
     public void afterVertxStarted(HookContext context) {
         vertx = context.vertx();
+        NativeTransport.report(vertx, nativeTransport);
     }
 
     @Override

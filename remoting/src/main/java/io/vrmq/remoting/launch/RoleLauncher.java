@@ -76,8 +76,10 @@ public final class RoleLauncher {
                             List<Role> roles, String instancesKey) {
         NettyJfrEvents.offUnlessAsked();
         RoleSupervisor supervisor;
+        boolean nativeTransport;
         try {
             supervisor = new RoleSupervisor(roles);
+            nativeTransport = NativeTransport.wanted(roles);
         } catch (RuntimeException e) {
             reportFailedStart(e);
             exit.exit(RoleSupervisor.EXIT_FAILED);
@@ -89,7 +91,8 @@ public final class RoleLauncher {
         List<String> names = roles.stream().map(Role::name).toList();
         log.info("pid {}: starting {}; SIGTERM stops within shutdownGraceMs ({} ms until a config says otherwise)",
             ProcessHandle.current().pid(), names, supervisor.graceMs());
-        RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names), instancesKey);
+        RoleHooks hooks = new RoleHooks(exit, supervisor, vertxFactory, String.join(" + ", names), instancesKey,
+            nativeTransport);
         int code = needsTheLauncher(launcherArgs) ? new Launcher(launcherArgs, hooks).launch()
             : new DirectLaunch(hooks).launch();
         if (code == 0 || supervisor.isStopRequested()) {
@@ -189,16 +192,21 @@ public final class RoleLauncher {
      * Options every role starts from. The Vert.x file cache is off: Vert.x deletes its cache directory in a JVM
      * shutdown hook of its own, which runs at the same time as ours, and every file written through
      * {@code vertx.fileSystem()} during our shutdown (offsets, topics, KV config) would then fail. We read no
-     * classpath resources through the Vert.x file system, so nothing needs the cache.
+     * classpath resources through the Vert.x file system, so nothing needs the cache. {@code nativeTransport}: the
+     * native epoll transport where it loads, NIO otherwise ({@link NativeTransport}).
      */
-    public static VertxOptions baseOptions() {
-        return applyBaseOptions(new VertxOptions());
+    public static VertxOptions baseOptions(boolean nativeTransport) {
+        return applyBaseOptions(new VertxOptions(), nativeTransport);
     }
 
-    /** {@code options} (from the launcher's {@code -options}) with the settings of {@link #baseOptions()}. */
-    public static VertxOptions applyBaseOptions(VertxOptions options) {
-        return options.setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
-            .setClassPathResolvingEnabled(false));
+    /**
+     * {@code options} (from the launcher's {@code -options}) with the settings of {@link #baseOptions(boolean)}: the
+     * role's {@code useEpollNativeSelector} decides the transport, whatever {@code -options} said.
+     */
+    public static VertxOptions applyBaseOptions(VertxOptions options, boolean nativeTransport) {
+        return options.setPreferNativeTransport(nativeTransport)
+            .setFileSystemOptions(new FileSystemOptions().setFileCachingEnabled(false)
+                .setClassPathResolvingEnabled(false));
     }
 
     /** The value of {@code -name value} (or {@code --name value}, {@code -name=value}), or {@code null}. */

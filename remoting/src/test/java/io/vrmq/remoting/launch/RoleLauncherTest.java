@@ -59,10 +59,14 @@ class RoleLauncherTest {
     }
 
     @Test
-    void theBaseOptionsTurnTheFileCacheOffOverWhatTheLauncherParsed() {
-        var options = RoleLauncher.applyBaseOptions(new io.vertx.core.VertxOptions().setEventLoopPoolSize(3));
+    void theBaseOptionsTurnTheFileCacheOffAndSetTheTransportOverWhatTheLauncherParsed() {
+        var options = RoleLauncher.applyBaseOptions(new io.vertx.core.VertxOptions().setEventLoopPoolSize(3)
+            .setPreferNativeTransport(true), false);
 
         assertEquals(3, options.getEventLoopPoolSize());
         assertEquals(false, options.getFileSystemOptions().isFileCachingEnabled());
+        assertEquals(false, options.getPreferNativeTransport());
+        assertEquals(true, RoleLauncher.applyBaseOptions(new io.vertx.core.VertxOptions(), true)
+            .getPreferNativeTransport());
     }
 }
