@@ -45,6 +45,8 @@
 #       event-loop setup that is its own NameServer and answers sends and pulls from memory, storing nothing
 #       durable; each round starts with it, and the report gives ours and Apache's figures as fractions of it.
 #       No slave for it with REPLICATION.)
+#       CEILING_EPOLL (false: the ceiling on Java NIO, as our servers at their default useEpollNativeSelector false;
+#       true: on Netty's native epoll transport, to compare with servers run with useEpollNativeSelector true)
 #       PHASES ("warm sync async live": the phases to run, in that order; e.g. "warm sync async")
 #       ACL=1 (both brokers authenticate and authorize every request, ACL 2.0, and the load tool signs with the
 #       official AclClientRPCHook as the Super user the brokers create from initAuthenticationUser: so authorization
@@ -96,6 +98,7 @@ SERVER_HEAP="${SERVER_HEAP:-512m}"
 QUIET_WAIT_SECONDS="${QUIET_WAIT_SECONDS:-0}"
 REPLICATION="${REPLICATION:-none}"
 CEILING="${CEILING:-0}"
+CEILING_EPOLL="${CEILING_EPOLL:-false}"
 PHASES="${PHASES:-warm sync async live}"
 ACL="${ACL:-0}"
 TLS="${TLS:-0}"
@@ -177,7 +180,7 @@ start_ceiling_namesrv() {
     local port="$1" dir="$2"
     java "-Xmx$SERVER_HEAP" -XX:MaxDirectMemorySize=1280m "$(gc_log_option "$dir")" -jar "$CEILING_JAR" \
         --host 127.0.0.1 --port "$port" --max-stored-mib 1024 \
-        --default-queues "$QUEUES" > "$dir/namesrv.log" 2>&1 &
+        --default-queues "$QUEUES" --use-epoll-native-selector "$CEILING_EPOLL" > "$dir/namesrv.log" 2>&1 &
     NAMESRV_PID=$!
 }
 

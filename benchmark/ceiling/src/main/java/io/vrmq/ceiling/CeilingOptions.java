@@ -7,7 +7,7 @@ import java.util.Set;
 /**
  * The ceiling's command line: {@code --host 127.0.0.1 --port 10911 --default-queues 8
  * --max-messages-per-queue 1000000 --max-held-pulls 100000 --max-messages-per-pull 32 --chunk-mib 64
- * --max-stored-mib 1024 --use-epoll-native-selector true}. The stored records are off-heap: give the JVM {@code -XX:MaxDirectMemorySize} above
+ * --max-stored-mib 1024 --use-epoll-native-selector false}. The stored records are off-heap: give the JVM {@code -XX:MaxDirectMemorySize} above
  * {@code max-stored-mib}.
  *
  * @param maxMessagesPerQueue records kept per queue (older ones are dropped: the heap stays bounded)
@@ -15,8 +15,8 @@ import java.util.Set;
  * @param maxMessagesPerPull  records in one pull answer (RocketMQ's broker caps a pull at 32 by default too)
  * @param chunkMib            size of one off-heap chunk of records (a record must fit one)
  * @param maxStoredMib        off-heap bytes for records in all; the oldest chunk is reused beyond it
- * @param nativeTransport     Netty's native epoll transport (as the broker's {@code useEpollNativeSelector}, on by
- *                            default) or NIO: the ceiling runs on the transport of the broker it is compared with
+ * @param nativeTransport     Netty's native epoll transport or NIO (as the broker's {@code useEpollNativeSelector},
+ *                            off by default): the ceiling runs on the transport of the broker it is compared with
  */
 record CeilingOptions(String host, int port, int defaultQueues, int maxMessagesPerQueue, int maxHeldPulls,
                       int maxMessagesPerPull, int chunkMib, int maxStoredMib, boolean nativeTransport) {
@@ -38,7 +38,7 @@ record CeilingOptions(String host, int port, int defaultQueues, int maxMessagesP
             positive(values, "max-messages-per-pull", 32),
             positive(values, "chunk-mib", 64),
             positive(values, "max-stored-mib", 1024),
-            flag(values, "use-epoll-native-selector", true));
+            flag(values, "use-epoll-native-selector", false));
         if (options.maxStoredMib() < options.chunkMib()) {
             throw new IllegalArgumentException("--max-stored-mib must be at least --chunk-mib");
         }

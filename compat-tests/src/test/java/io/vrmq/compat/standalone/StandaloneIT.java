@@ -36,7 +36,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The standalone jar (a NameServer and a Broker in one JVM, the README's first command) serves the official
- * producer and push consumer, and stops cleanly on SIGTERM, on the native epoll transport (our default) and on NIO.
+ * producer and push consumer, and stops cleanly on SIGTERM, on Java NIO (the default) and on the native epoll transport.
  */
 class StandaloneIT {
     private static final String JAR_PROPERTY = "vrmq.standalone.jar";
@@ -68,7 +68,7 @@ class StandaloneIT {
         int namesrvPort = FreePorts.any();
         int brokerPort = FreePorts.forBroker();
         String namesrvAddr = "127.0.0.1:" + namesrvPort;
-        String transport = epoll ? "" : ", \"useEpollNativeSelector\": false";
+        String transport = epoll ? ", \"useEpollNativeSelector\": true" : "";
         Path namesrvConf = writeNamesrvConf(dir, namesrvPort, transport);
         Path brokerConf = writeBrokerConf(dir, brokerPort, namesrvAddr, transport);
         standalone = ChildJvm.start("vrmq-standalone", dir, List.of("-Xmx256m", "-XX:+UseSerialGC",

@@ -9,10 +9,10 @@ import java.util.List;
 
 /**
  * Whether a process runs its sockets on Netty's native epoll transport (the netty-transport-native-epoll jar we ship
- * for Linux x86_64 and aarch64) or on Java NIO. The key is Apache RocketMQ's: {@code useEpollNativeSelector}. Apache
- * leaves it off; ours is on, because epoll costs fewer system calls and wake-ups per request on the paths that
- * bound a 2-core broker (benchmark/RESULTS.md, "Native epoll transport"); NIO stays the fallback where the native
- * library cannot load (another OS or CPU, a noexec temp directory), and says why once at start.
+ * for Linux x86_64 and aarch64) or on Java NIO. The key and its default (off) are Apache RocketMQ's: measured side by
+ * side on our broker, epoll was neither faster nor cheaper within the host's noise (benchmark/RESULTS.md, "Native
+ * epoll transport"), so the default stays Apache's. Turned on, NIO stays the fallback where the native library
+ * cannot load (another OS or CPU, a noexec temp directory), and the start says why, once.
  *
  * <p>The transport is fixed when Vert.x is built, before any role reads its config, so the key is read ahead with
  * {@link RoleConfigLoader#valueBeforeVertx}. One JVM has one transport: roles sharing a process (standalone) get epoll

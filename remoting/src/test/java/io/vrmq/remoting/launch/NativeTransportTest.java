@@ -28,7 +28,7 @@ class NativeTransportTest {
     }
 
     @Test
-    void theDefaultsAskForEpoll() {
+    void rolesThatLeaveTheKeyOnAskForEpoll() {
         assertTrue(NativeTransport.wanted(List.of(role(WITH_KEY, null), role(WITHOUT_KEY, null))));
     }
 
