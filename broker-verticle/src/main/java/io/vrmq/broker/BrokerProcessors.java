@@ -45,7 +45,7 @@ final class BrokerProcessors {
         TopicResolver topics = new TopicResolver(broker);
         DeliveryRouting routing = new DeliveryRouting(broker, topics);
         new SendMessageProcessor(broker, topics, routing).registerInto(table);
-        new PullMessageProcessor(broker, holds, hotPath.holdCaughtUpPullsAtOnce(), hotPath.copyPulledRecords())
+        new PullMessageProcessor(broker, holds, hotPath.holdCaughtUpPullsAtOnce(), hotPath.maxCopiedPullBytesInUse())
             .registerInto(table);
         new ClientManageProcessor(broker, topics).registerInto(table);
         new OffsetProcessor(broker).registerInto(table);

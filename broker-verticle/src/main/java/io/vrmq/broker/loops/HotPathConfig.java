@@ -27,26 +27,36 @@ import io.vertx.core.json.JsonObject;
  *                                  of the mapped slices, nothing copied. True took 7-22 % off the backlog drain's
  *                                  broker CPU (benchmark/RESULTS.md, "Consume path: CPU per message"); off until the
  *                                  direct memory the copies hold in slow consumers' sockets is bounded
+ * @param maxCopiedPullBytes        with copyPulledRecords: the most direct memory the copies' own pool may hold (they
+ *                                  live until their socket wrote them); past it answers are the mapped slices
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
                             int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher,
-                            boolean holdCaughtUpPullsAtOnce, boolean copyPulledRecords) {
+                            boolean holdCaughtUpPullsAtOnce, boolean copyPulledRecords, long maxCopiedPullBytes) {
     /** Above this the turn's results wait too long for the last appends of a big turn. */
     static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
     static final int MAX_SELECTOR_THREADS = 64;
+    static final long DEFAULT_MAX_COPIED_PULL_BYTES = 64L * 1024 * 1024;
 
     public HotPathConfig {
         require(serverSelectorThreads >= 1 && serverSelectorThreads <= MAX_SELECTOR_THREADS,
             "serverSelectorThreads (1.." + MAX_SELECTOR_THREADS + ")", serverSelectorThreads);
         require(maxAppendsPerWriterTurn >= 1 && maxAppendsPerWriterTurn <= MAX_APPENDS_PER_TURN_LIMIT,
             "maxAppendsPerWriterTurn (1.." + MAX_APPENDS_PER_TURN_LIMIT + ")", maxAppendsPerWriterTurn);
+        require(maxCopiedPullBytes >= 0, "maxCopiedPullBytes (0 or more)", maxCopiedPullBytes);
     }
 
     public static HotPathConfig from(JsonObject json) {
         return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
             json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
             json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true),
-            json.getBoolean("copyPulledRecords", false));
+            json.getBoolean("copyPulledRecords", false),
+            json.getLong("maxCopiedPullBytes", DEFAULT_MAX_COPIED_PULL_BYTES));
+    }
+
+    /** What the pull processor takes: the copies' bound, 0 when pulls are not copied. */
+    public long maxCopiedPullBytesInUse() {
+        return copyPulledRecords ? maxCopiedPullBytes : 0;
     }
 
     /** What {@code StoreAccess} takes: sends per writer turn, 0 for one task per append. */

@@ -1,7 +1,6 @@
 package io.vrmq.broker.processor;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.ByteBufAllocator;
 import io.vertx.core.Future;
 import io.vertx.core.Context;
 import io.vertx.core.Promise;
@@ -44,25 +43,26 @@ import java.util.Map;
  * service's context, or on the store's dispatcher thread ({@code readHeldPullsOnDispatcher}); its answer is made on
  * the event loop that held it. The records found are the answer's body as mapped slices, or copied into one buffer
  * on the thread that read them, which the answer owns until its socket wrote it ({@link PulledRecords};
- * HotPathConfig's copyPulledRecords).
+ * HotPathConfig's copyPulledRecords, bounded by its maxCopiedPullBytes: {@link PulledRecordCopies}).
  */
 public final class PullMessageProcessor {
     private static final long MASTER_ID = 0;
     private final BrokerContext broker;
     private final PullHoldService holds;
     private final boolean holdsCaughtUpPullsAtOnce;
-    private final boolean copiesPulledRecords;
+    private final PulledRecordCopies copies;
 
     /**
      * @param holdsCaughtUpPullsAtOnce HotPathConfig's holdCaughtUpPullsAtOnce (see {@link #isCaughtUp})
-     * @param copiesPulledRecords      HotPathConfig's copyPulledRecords (see {@link PulledRecords})
+     * @param maxCopiedPullBytes       0 when HotPathConfig's copyPulledRecords is off, else its maxCopiedPullBytes
+     *                                 (see {@link PulledRecordCopies})
      */
     public PullMessageProcessor(BrokerContext broker, PullHoldService holds, boolean holdsCaughtUpPullsAtOnce,
-                                boolean copiesPulledRecords) {
+                                long maxCopiedPullBytes) {
         this.broker = broker;
         this.holds = holds;
         this.holdsCaughtUpPullsAtOnce = holdsCaughtUpPullsAtOnce;
-        this.copiesPulledRecords = copiesPulledRecords;
+        this.copies = new PulledRecordCopies(maxCopiedPullBytes);
     }
 
     public void registerInto(ProcessorTable.Builder table) {
@@ -134,9 +134,7 @@ public final class PullMessageProcessor {
         GetMessageResult result = broker.store().store().getMessages(pull.topic(), pull.queueId(),
             pull.queueOffset(), broker.config().pullTransfer().messages(pull.maxMsgNums()),
             broker.config().pullTransfer().bytes(pull.maxMsgBytes()), filter);
-        ByteBuf copied = copiesPulledRecords && !result.messages().isEmpty()
-            ? PulledRecords.copy(result, ByteBufAllocator.DEFAULT) : null;
-        return new PullRead(result, copied);
+        return new PullRead(result, copies.copyOrNull(result));
     }
 
     /** On the pull's event loop: answers what the read found, or holds the pull when it found nothing. */

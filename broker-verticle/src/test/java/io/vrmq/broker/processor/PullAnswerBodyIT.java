@@ -44,7 +44,10 @@ class PullAnswerBodyIT {
                                               @TempDir Path dir) {
         HeldMessageBroker.start(vertx, dir, new JsonObject().put("copyPulledRecords", copyPulledRecords))
             .compose(broker -> sendAll(broker, 0)
-                .compose(sent -> broker.pull(TOPIC, 0, 0))
+                // Every message dispatched first (the ConsumeQueue is written behind the sends' answers).
+                .compose(sent -> broker.poll(() -> broker.pull(TOPIC, 0, 32), found -> found.size()
+                    == MESSAGE_COUNT - 32, 5_000))
+                .compose(dispatched -> broker.pull(TOPIC, 0, 0))
                 .compose(first -> broker.pull(TOPIC, 0, first.size()).map(second -> {
                     List<StoredMessage> all = new ArrayList<>(first);
                     all.addAll(second);
@@ -68,7 +71,10 @@ class PullAnswerBodyIT {
                                                   @TempDir Path dir) {
         HeldMessageBroker.start(vertx, dir, new JsonObject().put("copyPulledRecords", copyPulledRecords))
             .compose(broker -> broker.sendOk(TOPIC, Map.of(), "m-first")
-                .compose(sent -> {
+                // Dispatched first: a pull past a queue the dispatcher has not reached yet is told
+                // NO_MESSAGE_IN_QUEUE (OFFSET_MOVED), as by RocketMQ, not held.
+                .compose(sent -> broker.awaitMessages(TOPIC, 0, 1, 5_000))
+                .compose(first -> {
                     Future<RemotingCommand> held = broker.invoke(RequestCode.PULL_MESSAGE, suspendingPull(1), null);
                     return broker.pause(200).compose(paused -> broker.sendOk(TOPIC, Map.of(), "m-woken"))
                         .compose(woken -> held);
