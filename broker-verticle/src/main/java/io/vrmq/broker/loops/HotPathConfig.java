@@ -22,11 +22,11 @@ import io.vertx.core.json.JsonObject;
  *                                  everything: every pull after a live answer) is held on its event loop without a
  *                                  store read (the max offset is in memory; ours, default true); false: it is read on a
  *                                  reader thread first and held when the read comes back empty (two more hand-offs)
- * @param copyPulledRecords         a pull answer's records are copied into one pooled direct buffer on the thread that
- *                                  read them, which the socket writes and then releases; false (default): a composite
- *                                  of the mapped slices, nothing copied. True took 7-22 % off the backlog drain's
- *                                  broker CPU (benchmark/RESULTS.md, "Consume path: CPU per message"); off until the
- *                                  direct memory the copies hold in slow consumers' sockets is bounded
+ * @param copyPulledRecords         true (default): a pull answer's records are copied into one pooled direct buffer
+ *                                  on the thread that read them, which the socket writes and then releases; false: a
+ *                                  composite of the mapped slices, nothing copied. True took 0.81x the backlog drain's
+ *                                  broker CPU per message at 1.28x its throughput (benchmark/RESULTS.md, "Pull answers
+ *                                  copied by default"); the direct memory the copies hold is bounded by the next key
  * @param maxCopiedPullBytes        with copyPulledRecords: the most direct memory the copies' own pool may hold (they
  *                                  live until their socket wrote them); past it answers are the mapped slices
  */
@@ -50,7 +50,7 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
         return new HotPathConfig(json.getInteger("serverSelectorThreads", 1),
             json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
             json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true),
-            json.getBoolean("copyPulledRecords", false),
+            json.getBoolean("copyPulledRecords", true),
             json.getLong("maxCopiedPullBytes", DEFAULT_MAX_COPIED_PULL_BYTES));
     }
 
