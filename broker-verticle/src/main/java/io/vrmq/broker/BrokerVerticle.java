@@ -200,7 +200,7 @@ public final class BrokerVerticle extends VerticleBase implements InterruptibleR
             .compose(opened -> {
                 opened.store().setDispatchListener(dispatchListener);
                 storeAccess = new StoreAccess(vertx, opened.store(), config.storeReaderThreads(),
-                    hotPath.appendsPerWriterTurn());
+                    hotPath.appendsPerWriterTurn(), hotPath.dispatchBehindWriter());
                 return steps.run("telling the store of the topics' queues", () -> declareQueues(topics))
                     .compose(declared -> steps.run("wiring the broker", () -> wire(opened, json, delayLevels,
                         identity, role, topics, groups, offsets, clients, metrics, popConfig, isControllerMode)));

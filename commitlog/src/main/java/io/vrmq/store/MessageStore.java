@@ -405,6 +405,30 @@ public final class MessageStore implements AutoCloseable {
         dispatcher.setListener(listener);
     }
 
+    /**
+     * On: an append no longer wakes the dispatcher thread; its ConsumeQueue and index entries are written by
+     * {@link #dispatchBehindWriter}, which the writer thread then calls once the append's answer is on its way (when
+     * the dispatcher thread is parked: one thread wake-up less per append; when it is busy, it is woken as before).
+     * A writer that forgets the call delays the entries to the dispatcher's idle wake-up (10 ms). Off by default.
+     */
+    public void setDispatchBehindWriter(boolean on) {
+        dispatcher.setRoundsBehindWriter(on);
+    }
+
+    /** Whether an append left its dispatch to {@link #dispatchBehindWriter}. Writer thread only. */
+    public boolean isAwaitingDispatchBehindWriter() {
+        return dispatcher.isAwaitingRoundBehindWriter();
+    }
+
+    /**
+     * With {@link #setDispatchBehindWriter}: the dispatch round the appends since the last call left, run here if the
+     * dispatcher thread is parked (at most 256 records; the rest on the dispatcher thread), else a wake-up for it.
+     * Writer thread only; nothing to do when no append is waiting for it.
+     */
+    public void dispatchBehindWriter() {
+        dispatcher.dispatchBehindWriter();
+    }
+
     public RecoveryReport recoveryReport() {
         return recoveryReport;
     }

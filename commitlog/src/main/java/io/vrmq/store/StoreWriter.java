@@ -17,8 +17,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then a wakeup for the dispatcher
- * and (SYNC_FLUSH) a durability future from the flusher. Under ASYNC_FLUSH every queue offset handed out is first
+ * The append path: checks, encoding, queue-offset assignment, the CommitLog write, then the dispatcher told (a
+ * wake-up, or a round left for {@link MessageStore#dispatchBehindWriter}) and (SYNC_FLUSH) a durability future from the flusher. Under ASYNC_FLUSH every queue offset handed out is first
  * covered by a forced {@link ReservedOffsets} bound (a write only every block of offsets), so a machine crash
  * cannot make it be handed out again.
  *
@@ -229,9 +229,12 @@ final class StoreWriter {
         }
     }
 
-    /** Wakes the dispatcher and (SYNC_FLUSH) registers one flush waiter for everything below {@code endOffset}. */
+    /**
+     * Tells the dispatcher (a wake-up, or a round left behind the writer) and (SYNC_FLUSH) registers one flush waiter
+     * for everything below {@code endOffset}.
+     */
     private CompletableFuture<FlushStatus> durableAfterPlacing(long endOffset) {
-        dispatcher.wakeup();
+        dispatcher.afterAppend();
         return config.flushDiskType() == FlushDiskType.SYNC_FLUSH ? flusher.awaitDurable(endOffset)
                 : CompletableFuture.completedFuture(FlushStatus.FLUSH_OK);
     }

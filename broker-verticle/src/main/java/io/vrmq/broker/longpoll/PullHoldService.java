@@ -8,7 +8,6 @@ import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -29,7 +28,8 @@ import java.util.function.ToLongBiFunction;
  *
  * <p>Threads: {@link #hold} and {@link #releaseAll} on the owning verticle's event loop ({@code context}), where
  * the expiry timers fire too; {@link #holdOrAnswer} from any thread; {@link #onDispatched} and
- * {@link #onRoundDispatched} on the dispatcher thread. The hold table is guarded by this object's lock, held only to
+ * {@link #onRoundDispatched} on the thread of a dispatch round (the dispatcher's, or the store writer's with
+ * {@code dispatchBehindWriter}): rounds never overlap, but one round's wake pass may overlap the next round. The hold table is guarded by this object's lock, held only to
  * add or take pulls, never while a pull runs; a pull is taken exactly once (by a wake, its expiry or the release).
  */
 public final class PullHoldService {
@@ -167,10 +167,12 @@ public final class PullHoldService {
 
     private void wakeAdvancedQueues(boolean isOnDispatcher) {
         isWakeScheduled.set(false);
-        for (Iterator<Map.Entry<QueueKey, Long>> it = advanced.entrySet().iterator(); it.hasNext(); ) {
-            Map.Entry<QueueKey, Long> entry = it.next();
-            it.remove();
-            for (HeldPull pull : takeReady(entry.getKey(), entry.getValue())) {
+        for (Map.Entry<QueueKey, Long> entry : advanced.entrySet()) {
+            QueueKey key = entry.getKey();
+            long maxOffset = entry.getValue();
+            // Only the offset read here: one merged since (a round on another thread) stays for that round's pass.
+            advanced.remove(key, maxOffset);
+            for (HeldPull pull : takeReady(key, maxOffset)) {
                 if (!isOnDispatcher) {
                     pull.wake().run();
                 } else if (pull.wakeOffLoop() != null) {

@@ -29,10 +29,15 @@ import io.vertx.core.json.JsonObject;
  *                                  copied by default"); the direct memory the copies hold is bounded by the next key
  * @param maxCopiedPullBytes        with copyPulledRecords: the most direct memory the copies' own pool may hold (they
  *                                  live until their socket wrote them); past it answers are the mapped slices
+ * @param dispatchBehindWriter      an append does not wake the store's dispatcher thread: once the send's answer is on
+ *                                  its way, the writer thread writes the ConsumeQueue and index entries itself when
+ *                                  the dispatcher is parked (one thread wake-up less per send when sends come one at
+ *                                  a time); false: every append wakes the dispatcher thread ({@code StoreAccess})
  */
 public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWriterTurn,
                             int maxAppendsPerWriterTurn, boolean readHeldPullsOnDispatcher,
-                            boolean holdCaughtUpPullsAtOnce, boolean copyPulledRecords, long maxCopiedPullBytes) {
+                            boolean holdCaughtUpPullsAtOnce, boolean copyPulledRecords, long maxCopiedPullBytes,
+                            boolean dispatchBehindWriter) {
     /** Above this the turn's results wait too long for the last appends of a big turn. */
     static final int MAX_APPENDS_PER_TURN_LIMIT = 65_536;
     static final int MAX_SELECTOR_THREADS = 64;
@@ -51,7 +56,8 @@ public record HotPathConfig(int serverSelectorThreads, boolean batchAppendsPerWr
             json.getBoolean("batchAppendsPerWriterTurn", false), json.getInteger("maxAppendsPerWriterTurn", 256),
             json.getBoolean("readHeldPullsOnDispatcher", true), json.getBoolean("holdCaughtUpPullsAtOnce", true),
             json.getBoolean("copyPulledRecords", true),
-            json.getLong("maxCopiedPullBytes", DEFAULT_MAX_COPIED_PULL_BYTES));
+            json.getLong("maxCopiedPullBytes", DEFAULT_MAX_COPIED_PULL_BYTES),
+            json.getBoolean("dispatchBehindWriter", true));
     }
 
     /** What the pull processor takes: the copies' bound, 0 when pulls are not copied. */

@@ -23,6 +23,11 @@ import java.util.function.LongConsumer;
  * <p>Writer hand-off: with {@code maxAppendsPerWriterTurn} above 0 every write goes through {@link WriterTurns} (one
  * queue, many sends stored per writer turn, one hop back per event loop); with 0, each write is its own task on the
  * writer pool (one hand-off and one hop back per append). Both keep the hand-over order. Any thread may call.
+ *
+ * <p>Dispatch behind the writer (broker config {@code dispatchBehindWriter}): an append does not wake the store's
+ * dispatcher thread; once its answer is on its way back (Vert.x completes the append's future after its task returns,
+ * so the round is a task of its own, queued behind it, one for all the appends before it runs), the writer thread runs
+ * the dispatch round itself when the dispatcher is parked ({@link MessageStore#dispatchBehindWriter}).
  */
 public final class StoreAccess {
     private static final long MAX_TASK_SECONDS = 60;
@@ -33,18 +38,27 @@ public final class StoreAccess {
     private final WorkerExecutor readers;
     /** Null when each write is its own writer task. */
     private final WriterTurns turns;
+    private final boolean dispatchesBehindWriter;
+    /** A dispatch round is queued on the writer. Writer thread only. */
+    private boolean isDispatchQueued;
     private volatile LongConsumer appendListener = maxOffset -> {
     };
 
     /** One task per write (no batching): what the broker did before writer turns. */
     public StoreAccess(Vertx vertx, MessageStore store, int readerThreads) {
-        this(vertx, store, readerThreads, 0);
+        this(vertx, store, readerThreads, 0, false);
     }
 
-    /** @param maxAppendsPerWriterTurn sends stored together in one writer turn; 0: each write is its own task */
-    public StoreAccess(Vertx vertx, MessageStore store, int readerThreads, int maxAppendsPerWriterTurn) {
+    /**
+     * @param maxAppendsPerWriterTurn sends stored together in one writer turn; 0: each write is its own task
+     * @param dispatchBehindWriter    the writer thread runs the dispatch rounds of its appends (class comment)
+     */
+    public StoreAccess(Vertx vertx, MessageStore store, int readerThreads, int maxAppendsPerWriterTurn,
+                       boolean dispatchBehindWriter) {
         this.vertx = vertx;
         this.store = store;
+        this.dispatchesBehindWriter = dispatchBehindWriter;
+        store.setDispatchBehindWriter(dispatchBehindWriter);
         this.writer = vertx.createSharedWorkerExecutor("vrmq-store-writer", 1, MAX_TASK_SECONDS, TimeUnit.SECONDS);
         this.readers = vertx.createSharedWorkerExecutor("vrmq-store-reader", readerThreads, MAX_TASK_SECONDS,
             TimeUnit.SECONDS);
@@ -61,7 +75,7 @@ public final class StoreAccess {
         if (turns != null) {
             return turns.append(message);
         }
-        return writer.executeBlocking(() -> announced(store.append(message)), false);
+        return writer.executeBlocking(() -> dispatchAfter(announced(store.append(message))), false);
     }
 
     public Future<AppendResult> appendBatch(List<MessageToStore> messages) {
@@ -88,7 +102,22 @@ public final class StoreAccess {
 
     /** Writer work in hand-over order, whichever hand-off is configured. */
     private <T> Future<T> onWriter(Callable<T> work) {
-        return turns != null ? turns.run(work) : writer.executeBlocking(work, false);
+        return turns != null ? turns.run(work) : writer.executeBlocking(() -> dispatchAfter(work.call()), false);
+    }
+
+    /** Writer thread: queues the dispatch round behind the task that returns {@code result}, once for many. */
+    private <T> T dispatchAfter(T result) {
+        if (dispatchesBehindWriter && !isDispatchQueued && store.isAwaitingDispatchBehindWriter()) {
+            isDispatchQueued = true;
+            writer.executeBlocking(this::dispatchBehindWriter, false);
+        }
+        return result;
+    }
+
+    private Void dispatchBehindWriter() {
+        isDispatchQueued = false;
+        store.dispatchBehindWriter();
+        return null;
     }
 
     private AppendResult announced(AppendResult result) {

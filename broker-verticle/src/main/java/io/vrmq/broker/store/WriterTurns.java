@@ -111,6 +111,7 @@ final class WriterTurns {
             }
         }
         store(turn);
+        store.dispatchBehindWriter();   // with dispatchBehindWriter: every answer of this drain is on its way
         if (!queue.isEmpty()) {
             scheduleDrain();
         }

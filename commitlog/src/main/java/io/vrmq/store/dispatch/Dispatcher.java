@@ -29,9 +29,13 @@ import org.slf4j.LoggerFactory;
  * the dispatch before that record.
  *
  * <p>Threads: {@link #dispatchUpTo} runs on the opening thread during recovery, then {@link #run} on the dispatcher
- * thread; {@link #wakeup} from the writer after each append (cheap when the dispatcher is busy); the gate and the
- * confirm offset may be changed from any thread; {@link #rewindTo} from the store's writer, which it holds off the
- * dispatcher while the log is cut.
+ * thread; {@link #afterAppend} from the writer after each append: it wakes the dispatcher (cheap when the dispatcher
+ * is busy) or, when the store's owner runs rounds behind the writer ({@link #setRoundsBehindWriter}), leaves the
+ * round to {@link #dispatchBehindWriter}, which the writer thread calls once the answers of its appends are on their
+ * way: a round right there while the dispatcher thread is parked saves waking it, one thread wake-up per append when
+ * sends come one at a time. Rounds never overlap (each holds {@code turn}). The gate and the confirm offset may be
+ * changed from any thread; {@link #rewindTo} from the store's writer, which it holds off the dispatcher while the log
+ * is cut.
  */
 public final class Dispatcher implements Runnable {
     private static final int TRANSACTION_TYPE_MASK = 0x3 << 2;
@@ -39,6 +43,8 @@ public final class Dispatcher implements Runnable {
     private static final int TRANSACTION_ROLLBACK = 0x3 << 2;
     /** Upper bound on a sleep when no wakeup comes (a missed wakeup costs at most this). */
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+    /** Bounds a round behind the writer (its next appends wait for it); past it the dispatcher thread goes on. */
+    static final int MAX_RECORDS_BEHIND_WRITER = 256;
     private static final Logger log = LoggerFactory.getLogger(Dispatcher.class);
 
     private final CommitLog commitLog;
@@ -60,6 +66,9 @@ public final class Dispatcher implements Runnable {
     private volatile boolean running = true;
     private volatile boolean parked;
     private volatile Thread thread;
+    private volatile boolean isRoundsBehindWriter;
+    /** An append left its round to {@link #dispatchBehindWriter}. Writer thread only. */
+    private boolean isAwaitingRoundBehindWriter;
 
     public Dispatcher(CommitLog commitLog, ConsumeQueueTable queues, IndexService index, TagsCodeFunction tagsCodes,
                       Consumer<DamagedRange> damageSink, long startOffset, boolean isGated, long confirmOffset) {
@@ -209,7 +218,57 @@ public final class Dispatcher implements Runnable {
         dispatchUpTo(commitLog.maxOffset());
     }
 
-    /** Tells the dispatcher new records are there. Writer thread. */
+    /**
+     * On: appends no longer wake the dispatcher thread; the writer thread must call {@link #dispatchBehindWriter}
+     * after them (if it does not, the dispatcher's idle wake-up, every 10 ms, still dispatches them). Any thread.
+     */
+    public void setRoundsBehindWriter(boolean on) {
+        isRoundsBehindWriter = on;
+    }
+
+    /** The writer appended records: wakes the dispatcher, or leaves the round to {@link #dispatchBehindWriter}. */
+    public void afterAppend() {
+        if (isRoundsBehindWriter) {
+            isAwaitingRoundBehindWriter = true;
+        } else {
+            wakeup();
+        }
+    }
+
+    /** Whether an append since the last {@link #dispatchBehindWriter} left its round to it. Writer thread. */
+    public boolean isAwaitingRoundBehindWriter() {
+        return isAwaitingRoundBehindWriter;
+    }
+
+    /**
+     * Writer thread, once the answers of its appends are handed back: while the dispatcher thread is parked, a round
+     * of at most {@link #MAX_RECORDS_BEHIND_WRITER} records here (the same round it would run, listener included),
+     * which saves waking it; otherwise, or when records remain, wakes it. Nothing to do without an append since the
+     * last call.
+     */
+    public void dispatchBehindWriter() {
+        if (!isAwaitingRoundBehindWriter) {
+            return;
+        }
+        isAwaitingRoundBehindWriter = false;
+        if (running && parked && turn.tryLock()) {   // not running: the store closes, its last round is the thread's
+            long records;
+            try {
+                records = dispatchLocked(commitLog.maxOffset(), MAX_RECORDS_BEHIND_WRITER);
+            } finally {
+                turn.unlock();
+            }
+            if (records > 0) {
+                notifyRoundDispatched();
+            }
+            if (gateLimit(commitLog.maxOffset()) <= dispatchedOffset) {
+                return;
+            }
+        }
+        wakeup();
+    }
+
+    /** Tells the dispatcher new records are there. Any thread. */
     public void wakeup() {
         if (parked) {
             Thread dispatcherThread = thread;
