@@ -145,4 +145,35 @@ public final class HeldMessageBroker {
     public static String bodyText(StoredMessage message) {
         return new String(message.body(), StandardCharsets.UTF_8);
     }
+
+    public static List<String> bodyTexts(List<StoredMessage> messages) {
+        return messages.stream().map(HeldMessageBroker::bodyText).toList();
+    }
+
+    /** Sends "m-0" .. "m-(count - 1)" to queue 0 of {@code topic}, one at a time, each answered before the next. */
+    public Future<Void> sendNumbered(String topic, int count) {
+        Future<Void> sent = Future.succeededFuture();
+        for (int index = 0; index < count; index++) {
+            String body = "m-" + index;
+            sent = sent.compose(previous -> sendOk(topic, Map.of(), body).mapEmpty());
+        }
+        return sent;
+    }
+
+    /**
+     * Sends "m-first", waits for its dispatch (a pull past a queue the dispatcher has not reached yet is told
+     * NO_MESSAGE_IN_QUEUE, as by RocketMQ, not held), holds a pull at offset 1 for {@code suspendMs}, then sends
+     * "m-woken": the held pull's answer.
+     */
+    public Future<RemotingCommand> heldPullWokenBySend(String topic, long suspendMs) {
+        return sendOk(topic, Map.of(), "m-first")
+            .compose(sent -> awaitMessages(topic, 0, 1, 5_000))
+            .compose(first -> {
+                Map<String, String> header = TestBrokerRequests.pullHeader(GROUP, topic, 0, 1);
+                header.put("sysFlag", "6");   // suspend, with the subscription in the request
+                header.put("suspendTimeoutMillis", Long.toString(suspendMs));
+                Future<RemotingCommand> held = invoke(RequestCode.PULL_MESSAGE, header, null);
+                return pause(200).compose(paused -> sendOk(topic, Map.of(), "m-woken")).compose(woken -> held);
+            });
+    }
 }
